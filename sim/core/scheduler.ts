@@ -1,0 +1,274 @@
+import { formatTime, type Micros } from './time';
+
+/** A function the scheduler calls with the argument it was scheduled with. */
+export type EventFn<A = any> = (arg: A) => void;
+
+/**
+ * Identifies a scheduled event so it can be cancelled. It encodes a slot and that slot's generation,
+ * so cancelling an event that already ran (and whose slot was reused) is a harmless no-op.
+ */
+export type TimerId = number;
+
+/** Returned by nothing; a TimerId that never refers to an event. Safe to pass to `cancel`. */
+export const NO_TIMER: TimerId = -1;
+
+const SLOT_BITS = 2 ** 24;
+
+export class SchedulingError extends Error {}
+
+/**
+ * The discrete-event engine: a binary heap ordered by (time, insertion sequence), so events at equal
+ * times run first-in first-out. Keys live in typed arrays (struct of arrays) and payloads in a slot
+ * table: a comparison never dereferences an object, which keeps the heap fast with many pending events.
+ *
+ * Cancellation is lazy and O(1): the slot is marked and the heap entry is skipped when it surfaces.
+ */
+export class Scheduler {
+  private _now: Micros = 0;
+  private nextSeq = 0;
+  private _eventsRun = 0;
+
+  // The heap: parallel arrays of (time, seq, slot).
+  private hTime: Float64Array;
+  private hSeq: Float64Array;
+  private hSlot: Int32Array;
+  private size = 0;
+
+  // The slot table: what to run, with what, and whether it was cancelled.
+  private sFn: (EventFn | null)[] = [];
+  private sArg: unknown[] = [];
+  private sGen: Int32Array;
+  private sLive: Uint8Array;
+  private freeSlots: number[] = [];
+  private slotCount = 0;
+  private cancelledPending = 0;
+
+  constructor(initialCapacity = 1024) {
+    this.hTime = new Float64Array(initialCapacity);
+    this.hSeq = new Float64Array(initialCapacity);
+    this.hSlot = new Int32Array(initialCapacity);
+    this.sGen = new Int32Array(initialCapacity);
+    this.sLive = new Uint8Array(initialCapacity);
+  }
+
+  /** The current simulated time. */
+  get now(): Micros {
+    return this._now;
+  }
+
+  /** How many events have been dispatched (cancelled ones are not counted). */
+  get eventsRun(): number {
+    return this._eventsRun;
+  }
+
+  /** Scheduled events not yet run and not cancelled. */
+  get pending(): number {
+    return this.size - this.cancelledPending;
+  }
+
+  /** True when no live event is waiting. */
+  get idle(): boolean {
+    return this.pending === 0;
+  }
+
+  /** Time of the next live event, or null when idle. Drops cancelled entries on the way. */
+  peekTime(): Micros | null {
+    this.dropCancelledHead();
+    return this.size === 0 ? null : this.hTime[0]!;
+  }
+
+  /**
+   * Schedules `fn(arg)` at absolute time `time`. `who` names the scheduler's caller in the error raised
+   * when the time is in the past (defaults to the function's name).
+   */
+  at<A>(time: Micros, fn: EventFn<A>, arg?: A, who?: string): TimerId {
+    if (!(time >= this._now) || !Number.isFinite(time)) {
+      throw new SchedulingError(
+        `cannot schedule ${who ?? (fn.name || 'an anonymous event')} at ${Number.isFinite(time) ? formatTime(time) : String(time)}: ` +
+          `that is before the current time ${formatTime(this._now)}`,
+      );
+    }
+    const slot = this.allocSlot(fn as EventFn, arg);
+    this.push(time, slot);
+    return this.sGen[slot]! * SLOT_BITS + slot;
+  }
+
+  /** Schedules `fn(arg)` after `delay` microseconds from now. */
+  after<A>(delay: Micros, fn: EventFn<A>, arg?: A, who?: string): TimerId {
+    if (!(delay >= 0)) {
+      throw new SchedulingError(
+        `cannot schedule ${who ?? (fn.name || 'an anonymous event')} after a negative delay (${delay}us)`,
+      );
+    }
+    return this.at(this._now + delay, fn, arg, who);
+  }
+
+  /** Cancels a scheduled event. Returns false if it already ran, was cancelled, or never existed. */
+  cancel(id: TimerId): boolean {
+    if (id < 0) return false;
+    const slot = id % SLOT_BITS;
+    const gen = (id - slot) / SLOT_BITS;
+    if (slot >= this.slotCount || this.sGen[slot] !== gen || this.sLive[slot] !== 1) return false;
+    this.sLive[slot] = 0;
+    this.sFn[slot] = null;
+    this.sArg[slot] = undefined;
+    this.cancelledPending++;
+    return true;
+  }
+
+  /** Runs the next live event. Returns false when there is none. */
+  step(): boolean {
+    while (this.size > 0) {
+      const time = this.hTime[0]!;
+      const slot = this.popSlot();
+      if (this.sLive[slot] === 1) {
+        const fn = this.sFn[slot]!;
+        const arg = this.sArg[slot];
+        this.releaseSlot(slot);
+        this._now = time;
+        this._eventsRun++;
+        fn(arg);
+        return true;
+      }
+      this.cancelledPending--;
+      this.releaseSlot(slot);
+    }
+    return false;
+  }
+
+  /**
+   * Runs every event whose time is at or before `time`, then advances the clock to `time`.
+   * `maxEvents` bounds the work (a runaway model stops instead of hanging); returns how many ran.
+   */
+  runUntil(time: Micros, maxEvents = Number.POSITIVE_INFINITY): number {
+    let ran = 0;
+    while (ran < maxEvents) {
+      this.dropCancelledHead();
+      if (this.size === 0 || this.hTime[0]! > time) break;
+      this.step();
+      ran++;
+    }
+    if (ran < maxEvents && time > this._now) this._now = time;
+    return ran;
+  }
+
+  /** Runs until no live event is left (or `maxEvents` ran). Returns how many ran. */
+  runUntilIdle(maxEvents = Number.POSITIVE_INFINITY): number {
+    let ran = 0;
+    while (ran < maxEvents && this.step()) ran++;
+    return ran;
+  }
+
+  // ---- slots ----
+
+  private allocSlot(fn: EventFn, arg: unknown): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.slotCount++;
+      if (slot >= SLOT_BITS) throw new SchedulingError(`more than ${SLOT_BITS} events pending`);
+      if (slot >= this.sGen.length) {
+        const gen = new Int32Array(this.sGen.length * 2);
+        gen.set(this.sGen);
+        this.sGen = gen;
+        const live = new Uint8Array(this.sLive.length * 2);
+        live.set(this.sLive);
+        this.sLive = live;
+      }
+      this.sFn.push(fn);
+      this.sArg.push(arg);
+    } else {
+      this.sFn[slot] = fn;
+      this.sArg[slot] = arg;
+    }
+    this.sLive[slot] = 1;
+    return slot;
+  }
+
+  private releaseSlot(slot: number): void {
+    this.sLive[slot] = 0;
+    this.sFn[slot] = null;
+    this.sArg[slot] = undefined;
+    this.sGen[slot] = (this.sGen[slot]! + 1) & 0x1fffffff;
+    this.freeSlots.push(slot);
+  }
+
+  private dropCancelledHead(): void {
+    while (this.size > 0 && this.sLive[this.hSlot[0]!] !== 1) {
+      const slot = this.popSlot();
+      this.cancelledPending--;
+      this.releaseSlot(slot);
+    }
+  }
+
+  // ---- heap ----
+
+  private push(time: Micros, slot: number): void {
+    if (this.size === this.hTime.length) this.grow();
+    const seq = this.nextSeq++;
+    const hTime = this.hTime;
+    const hSeq = this.hSeq;
+    const hSlot = this.hSlot;
+    // Sift up by moving a hole, not by swapping.
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = hTime[p]!;
+      if (pt < time || (pt === time && hSeq[p]! < seq)) break;
+      hTime[i] = pt;
+      hSeq[i] = hSeq[p]!;
+      hSlot[i] = hSlot[p]!;
+      i = p;
+    }
+    hTime[i] = time;
+    hSeq[i] = seq;
+    hSlot[i] = slot;
+  }
+
+  /** Removes the minimum and returns its slot. The caller checks size > 0. */
+  private popSlot(): number {
+    const hTime = this.hTime;
+    const hSeq = this.hSeq;
+    const hSlot = this.hSlot;
+    const top = hSlot[0]!;
+    const n = --this.size;
+    if (n > 0) {
+      const t = hTime[n]!;
+      const s = hSeq[n]!;
+      const sl = hSlot[n]!;
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        const r = c + 1;
+        if (r < n) {
+          const ct = hTime[c]!;
+          const rt = hTime[r]!;
+          if (rt < ct || (rt === ct && hSeq[r]! < hSeq[c]!)) c = r;
+        }
+        const ct = hTime[c]!;
+        if (t < ct || (t === ct && s < hSeq[c]!)) break;
+        hTime[i] = ct;
+        hSeq[i] = hSeq[c]!;
+        hSlot[i] = hSlot[c]!;
+        i = c;
+      }
+      hTime[i] = t;
+      hSeq[i] = s;
+      hSlot[i] = sl;
+    }
+    return top;
+  }
+
+  private grow(): void {
+    const cap = this.hTime.length * 2;
+    const t = new Float64Array(cap);
+    t.set(this.hTime);
+    this.hTime = t;
+    const s = new Float64Array(cap);
+    s.set(this.hSeq);
+    this.hSeq = s;
+    const sl = new Int32Array(cap);
+    sl.set(this.hSlot);
+    this.hSlot = sl;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Reading plain data that a person wrote (a scenario file, a fault schedule, a --set flag) into typed
+ * values, with errors that name the field's path, show the bad value and say what is allowed.
+ */
+export class ValidationError extends Error {
+  constructor(
+    readonly path: string,
+    readonly value: unknown,
+    readonly allowed: string,
+    readonly hint?: string,
+  ) {
+    super(`${path || '(root)'}: ${describeValue(value)} is not allowed; expected ${allowed}${hint ? ` (${hint})` : ''}`);
+    this.name = 'ValidationError';
+  }
+}
+
+export function describeValue(v: unknown): string {
+  if (v === undefined) return 'a missing value';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'an object';
+  return String(v);
+}
+
+/** Edit distance, for "did you mean". */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest option to `word`, if it is close enough to be a typo. */
+export function didYouMean(word: string, options: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const o of options) {
+    const d = editDistance(word.toLowerCase(), o.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = o;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+export function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Requires a plain object and rejects any key not in `allowed`, suggesting the nearest one. */
+export function expectObject(v: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
+  if (!isRecord(v)) throw new ValidationError(path, v, 'an object');
+  for (const k of Object.keys(v)) {
+    if (!allowed.includes(k)) {
+      const near = didYouMean(k, allowed);
+      throw new ValidationError(
+        join(path, k),
+        v[k],
+        `one of the known fields: ${allowed.join(', ')}`,
+        near ? `unknown field "${k}"; did you mean "${near}"?` : `unknown field "${k}"`,
+      );
+    }
+  }
+  return v;
+}
+
+export function expectString(v: unknown, path: string): string {
+  if (typeof v !== 'string' || v.length === 0) throw new ValidationError(path, v, 'a non-empty string');
+  return v;
+}
+
+export function expectNumber(v: unknown, path: string, opts: { min?: number; max?: number; integer?: boolean } = {}): number {
+  const what = `${opts.integer ? 'an integer' : 'a number'}${rangeText(opts.min, opts.max)}`;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ValidationError(path, v, what);
+  if (opts.integer && !Number.isInteger(v)) throw new ValidationError(path, v, what);
+  if (opts.min !== undefined && v < opts.min) throw new ValidationError(path, v, what);
+  if (opts.max !== undefined && v > opts.max) throw new ValidationError(path, v, what);
+  return v;
+}
+
+function rangeText(min?: number, max?: number): string {
+  if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
+  if (min !== undefined) return ` >= ${min}`;
+  if (max !== undefined) return ` <= ${max}`;
+  return '';
+}
+
+export function expectBoolean(v: unknown, path: string): boolean {
+  if (typeof v !== 'boolean') throw new ValidationError(path, v, 'true or false');
+  return v;
+}
+
+export function expectOneOf<T extends string>(v: unknown, path: string, options: readonly T[]): T {
+  if (typeof v !== 'string' || !options.includes(v as T)) {
+    const near = typeof v === 'string' ? didYouMean(v, options) : undefined;
+    throw new ValidationError(path, v, `one of ${options.map((o) => JSON.stringify(o)).join(', ')}`, near ? `did you mean "${near}"?` : undefined);
+  }
+  return v as T;
+}
+
+export function expectArray(v: unknown, path: string, opts: { minLength?: number } = {}): unknown[] {
+  if (!Array.isArray(v)) throw new ValidationError(path, v, 'an array');
+  if (opts.minLength !== undefined && v.length < opts.minLength) {
+    throw new ValidationError(path, v, `an array of at least ${opts.minLength} item${opts.minLength === 1 ? '' : 's'}`);
+  }
+  return v;
+}

@@ -1,0 +1,72 @@
+/**
+ * Kafka's protocol error names and codes (org.apache.kafka.common.protocol.Errors), the subset the
+ * simulator produces or handles, with whether clients treat them as retriable.
+ */
+export const KAFKA_ERRORS = {
+  UNKNOWN_SERVER_ERROR: { code: -1, retriable: false },
+  NONE: { code: 0, retriable: false },
+  OFFSET_OUT_OF_RANGE: { code: 1, retriable: false },
+  CORRUPT_MESSAGE: { code: 2, retriable: true },
+  UNKNOWN_TOPIC_OR_PARTITION: { code: 3, retriable: true },
+  LEADER_NOT_AVAILABLE: { code: 5, retriable: true },
+  NOT_LEADER_OR_FOLLOWER: { code: 6, retriable: true },
+  REQUEST_TIMED_OUT: { code: 7, retriable: true },
+  MESSAGE_TOO_LARGE: { code: 10, retriable: false },
+  NETWORK_EXCEPTION: { code: 13, retriable: true },
+  COORDINATOR_LOAD_IN_PROGRESS: { code: 14, retriable: true },
+  COORDINATOR_NOT_AVAILABLE: { code: 15, retriable: true },
+  NOT_COORDINATOR: { code: 16, retriable: true },
+  RECORD_LIST_TOO_LARGE: { code: 18, retriable: false },
+  NOT_ENOUGH_REPLICAS: { code: 19, retriable: true },
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND: { code: 20, retriable: true },
+  ILLEGAL_GENERATION: { code: 22, retriable: false },
+  INCONSISTENT_GROUP_PROTOCOL: { code: 23, retriable: false },
+  UNKNOWN_MEMBER_ID: { code: 25, retriable: false },
+  INVALID_SESSION_TIMEOUT: { code: 26, retriable: false },
+  REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
+  TOPIC_ALREADY_EXISTS: { code: 36, retriable: false },
+  INVALID_PARTITIONS: { code: 37, retriable: false },
+  INVALID_REPLICATION_FACTOR: { code: 38, retriable: false },
+  INVALID_CONFIG: { code: 40, retriable: false },
+  NOT_CONTROLLER: { code: 41, retriable: true },
+  INVALID_REQUEST: { code: 42, retriable: false },
+  OUT_OF_ORDER_SEQUENCE_NUMBER: { code: 45, retriable: false },
+  DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
+  INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
+  OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
+  KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
+  UNKNOWN_PRODUCER_ID: { code: 59, retriable: false },
+  FENCED_LEADER_EPOCH: { code: 74, retriable: true },
+  UNKNOWN_LEADER_EPOCH: { code: 75, retriable: true },
+  STALE_BROKER_EPOCH: { code: 77, retriable: false },
+  OFFSET_NOT_AVAILABLE: { code: 78, retriable: true },
+  MEMBER_ID_REQUIRED: { code: 79, retriable: false },
+  PREFERRED_LEADER_NOT_AVAILABLE: { code: 80, retriable: true },
+  GROUP_MAX_SIZE_REACHED: { code: 81, retriable: false },
+  FENCED_INSTANCE_ID: { code: 82, retriable: false },
+  ELIGIBLE_LEADERS_NOT_AVAILABLE: { code: 83, retriable: true },
+  ELECTION_NOT_NEEDED: { code: 84, retriable: false },
+  INVALID_RECORD: { code: 87, retriable: false },
+  PRODUCER_FENCED: { code: 90, retriable: false },
+  INCONSISTENT_VOTER_SET: { code: 94, retriable: false },
+  INVALID_UPDATE_VERSION: { code: 95, retriable: false },
+  DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
+  BROKER_ID_NOT_REGISTERED: { code: 102, retriable: false },
+  INELIGIBLE_REPLICA: { code: 107, retriable: false },
+  NEW_LEADER_ELECTED: { code: 108, retriable: false },
+  FENCED_MEMBER_EPOCH: { code: 110, retriable: false },
+  STALE_MEMBER_EPOCH: { code: 113, retriable: false },
+} as const;
+
+export type KafkaError = keyof typeof KAFKA_ERRORS;
+
+/** Errors that are never sent by a broker but that clients report: the request's own timeout, a failed send. */
+export type ClientError = 'TIMEOUT' | 'BUFFER_EXHAUSTED' | 'RECORD_TOO_LARGE';
+
+export function isRetriable(e: KafkaError): boolean {
+  return KAFKA_ERRORS[e].retriable;
+}
+
+export function errorCode(e: KafkaError): number {
+  return KAFKA_ERRORS[e].code;
+}

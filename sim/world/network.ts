@@ -1,0 +1,415 @@
+import type { Actor, Transport } from '../core/actor';
+import type { Random } from '../core/random';
+import type { Scheduler } from '../core/scheduler';
+import { ms, type Micros } from '../core/time';
+import type { Trace } from '../core/trace';
+
+declare module '../core/trace' {
+  interface TraceKinds {
+    'net.send': { to: string; type: string; bytes: number; arrive: Micros; msg: unknown };
+    'net.drop': { to: string; type: string; reason: DropReason };
+    'net.disconnect': { peer: string; cause: DisconnectCause };
+  }
+}
+
+export type DropReason = 'link-cut' | 'lossy' | 'connection-broken' | 'unreachable' | 'process-down';
+export type DisconnectCause = 'peer-crashed' | 'link-failure' | 'connect-failed' | 'closed-by-peer' | 'connection-refused';
+
+export interface LatencyConfig {
+  readonly baseMs: number;
+  /** Mean of an exponential jitter added to the base. */
+  readonly jitterMs: number;
+}
+
+export interface NetworkConfig {
+  readonly sameZone: LatencyConfig;
+  readonly crossZone: LatencyConfig;
+  /** Egress bandwidth per host in bytes per second; null = unlimited. */
+  readonly bandwidthBytesPerSec: number | null;
+  /** A connection that dies silently (power loss, cut link, lost packet) is noticed this late (TCP's own timeout). */
+  readonly silentFailureDetectionMs: number;
+  /** A connection attempt to a host that does not answer fails after this long. */
+  readonly connectTimeoutMs: number;
+  /** Record every message as a trace event (for the UI's sequence diagram). */
+  readonly traceMessages: boolean;
+}
+
+export const DEFAULT_NETWORK_CONFIG: NetworkConfig = {
+  sameZone: { baseMs: 0.25, jitterMs: 0.05 },
+  crossZone: { baseMs: 1, jitterMs: 0.2 },
+  bandwidthBytesPerSec: null,
+  silentFailureDetectionMs: 120_000,
+  connectTimeoutMs: 10_000,
+  traceMessages: false,
+};
+
+/** The network's view of a host: where it is and whether its processes can answer. */
+export interface NetHost {
+  readonly id: string;
+  readonly zone: string;
+  /** The host has power and its OS answers (it may still be paused). */
+  readonly osUp: boolean;
+  /** Delivers a message to an actor on this host (the host queues it if paused). */
+  deliver(actorId: string, from: string, msg: unknown): void;
+  /** Tells an actor on this host that a connection broke. */
+  notifyDisconnect(actorId: string, peer: string): void;
+  /** Whether the actor's process is alive on this host. */
+  hasLiveActor(actorId: string): boolean;
+}
+
+/** Extra latency, jitter or loss on one direction of a host pair. */
+export interface LinkFault {
+  extraLatencyMs: number;
+  extraJitterMs: number;
+  lossRate: number;
+}
+
+/**
+ * A TCP connection between two actors: in order, no duplicates, while it lives. When it breaks, each
+ * end learns it through `onDisconnect` (after a detection delay); until then its sends vanish, exactly
+ * as writes into a dead socket do. A new send after that end learned of the break opens a new one.
+ */
+class Connection {
+  broken = false;
+  /** Whether each end still believes the connection is open. */
+  aOpen = true;
+  bOpen = true;
+  /** Arrival time of the last message in each direction, to keep each direction in order. */
+  lastAtoB: Micros = 0;
+  lastBtoA: Micros = 0;
+  constructor(
+    readonly a: string,
+    readonly b: string,
+  ) {}
+  openFor(end: string): boolean {
+    return end === this.a ? this.aOpen : this.bOpen;
+  }
+}
+
+interface InFlight {
+  readonly conn: Connection;
+  readonly from: string;
+  readonly to: string;
+  readonly host: NetHost;
+  readonly msg: unknown;
+}
+
+function typeOf(msg: unknown): string {
+  return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'
+    ? (msg as { type: string }).type
+    : typeof msg;
+}
+
+/**
+ * The simulated network. Latency is a base plus exponential jitter from the network's own seeded stream,
+ * with separate settings within a zone and across zones. Faults cut directed host pairs (a partition is
+ * a set of cuts), add latency or loss to a link; a cut breaks every connection across it.
+ */
+export class Network implements Transport {
+  private readonly hosts = new Map<string, NetHost>();
+  private readonly actorHost = new Map<string, NetHost>();
+  private readonly conns = new Map<string, Map<string, Connection>>();
+  /**
+   * Directed cuts, counted: `cut.get(a)?.get(b) > 0` means nothing from host a reaches host b. Counting
+   * lets overlapping faults each undo only their own cuts.
+   */
+  private readonly cut = new Map<string, Map<string, number>>();
+  private readonly linkFaults = new Map<string, Map<string, LinkFault>>();
+  private readonly txFreeAt = new Map<string, Micros>();
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly trace: Trace,
+    private readonly random: Random,
+    readonly config: NetworkConfig = DEFAULT_NETWORK_CONFIG,
+  ) {}
+
+  addHost(host: NetHost): void {
+    this.hosts.set(host.id, host);
+  }
+
+  /** Registers where an actor lives, so messages to it find its host. */
+  placeActor(actorId: string, host: NetHost): void {
+    this.actorHost.set(actorId, host);
+  }
+
+  hostOf(actorId: string): NetHost | undefined {
+    return this.actorHost.get(actorId);
+  }
+
+  // ---- sending ----
+
+  send(from: Actor, to: string, msg: unknown, bytes: number): void {
+    const fromHost = this.actorHost.get(from.id);
+    const toHost = this.actorHost.get(to);
+    if (!fromHost) throw new Error(`network: ${from.id} sends but was never placed on a host`);
+    if (!toHost) throw new Error(`network: ${from.id} sends ${typeOf(msg)} to ${to}, which is on no host`);
+    let conn = this.connection(from.id, to);
+    if (conn && !conn.openFor(from.id)) conn = undefined; // this end already learned of the break: reconnect
+    if (!conn) {
+      conn = new Connection(from.id, to);
+      this.setConnection(from.id, to, conn);
+      // Establishing: the peer's OS must answer now, or the attempt fails.
+      if (!toHost.osUp || this.isCut(fromHost.id, toHost.id) || this.isCut(toHost.id, fromHost.id)) {
+        this.drop(from.id, to, msg, 'unreachable');
+        this.breakConnection(conn, 'silent', 'connect-failed', ms(this.config.connectTimeoutMs));
+        return;
+      }
+      if (!toHost.hasLiveActor(to)) {
+        this.drop(from.id, to, msg, 'process-down');
+        this.breakConnection(conn, 'silent', 'connection-refused', this.latency(fromHost, toHost) * 2);
+        return;
+      }
+    }
+    if (conn.broken) {
+      this.drop(from.id, to, msg, 'connection-broken');
+      // The peer's end is gone (its process died): if the packet reaches its OS, a reset comes back.
+      if (!conn.openFor(to) && toHost.osUp && !this.isCut(fromHost.id, toHost.id) && !this.isCut(toHost.id, fromHost.id)) {
+        this.scheduleNotice(conn, from.id, to, 'connection-refused', this.latency(fromHost, toHost) * 2);
+      }
+      return;
+    }
+    if (this.isCut(fromHost.id, toHost.id)) {
+      this.drop(from.id, to, msg, 'link-cut');
+      this.breakConnection(conn, 'silent', 'link-failure');
+      return;
+    }
+    const fault = this.linkFaults.get(fromHost.id)?.get(toHost.id);
+    if (fault && fault.lossRate > 0 && this.random.chance(fault.lossRate)) {
+      this.drop(from.id, to, msg, 'lossy');
+      this.breakConnection(conn, 'silent', 'link-failure');
+      return;
+    }
+    const now = this.scheduler.now;
+    let departs = now;
+    const bw = this.config.bandwidthBytesPerSec;
+    if (bw !== null) {
+      const free = Math.max(now, this.txFreeAt.get(fromHost.id) ?? 0);
+      departs = free + Math.ceil((bytes / bw) * 1e6);
+      this.txFreeAt.set(fromHost.id, departs);
+    }
+    let arrive = departs + this.latency(fromHost, toHost, fault);
+    // One direction of a connection never reorders.
+    if (from.id === conn.a) {
+      if (arrive < conn.lastAtoB) arrive = conn.lastAtoB;
+      conn.lastAtoB = arrive;
+    } else {
+      if (arrive < conn.lastBtoA) arrive = conn.lastBtoA;
+      conn.lastBtoA = arrive;
+    }
+    if (this.config.traceMessages) {
+      this.trace.emit('net.send', from.id, { to, type: typeOf(msg), bytes, arrive, msg });
+    }
+    const flight: InFlight = { conn, from: from.id, to, host: toHost, msg };
+    this.scheduler.at(arrive, deliver, flight, 'a message delivery');
+  }
+
+  /** The local end closes its connection to `peer` (a request timed out); the peer learns of it. */
+  close(from: string, peer: string): void {
+    const conn = this.connection(from, peer);
+    if (!conn || !conn.openFor(from)) return;
+    if (from === conn.a) conn.aOpen = false;
+    else conn.bOpen = false;
+    if (conn.broken) return;
+    conn.broken = true;
+    const fromHost = this.actorHost.get(from);
+    const peerHost = this.actorHost.get(peer);
+    if (!fromHost || !peerHost) return;
+    // A FIN reaches the peer if the way is open; otherwise it finds out the slow way.
+    const reachable = peerHost.osUp && !this.isCut(fromHost.id, peerHost.id);
+    const delay = reachable ? this.latency(fromHost, peerHost) : ms(this.config.silentFailureDetectionMs);
+    this.scheduleNotice(conn, peer, from, 'closed-by-peer', delay);
+  }
+
+  private drop(from: string, to: string, msg: unknown, reason: DropReason): void {
+    if (this.config.traceMessages) this.trace.emit('net.drop', from, { to, type: typeOf(msg), reason });
+  }
+
+  private latency(from: NetHost, to: NetHost, fault?: LinkFault): Micros {
+    const l = from.zone === to.zone ? this.config.sameZone : this.config.crossZone;
+    let t = ms(l.baseMs) + (l.jitterMs > 0 ? ms(this.random.exponential(l.jitterMs)) : 0);
+    if (fault) {
+      t += ms(fault.extraLatencyMs);
+      if (fault.extraJitterMs > 0) t += ms(this.random.exponential(fault.extraJitterMs));
+    }
+    return Math.max(1, t);
+  }
+
+  // ---- connections ----
+
+  private connection(a: string, b: string): Connection | undefined {
+    return this.conns.get(a)?.get(b);
+  }
+
+  private setConnection(a: string, b: string, c: Connection): void {
+    let m = this.conns.get(a);
+    if (!m) this.conns.set(a, (m = new Map()));
+    m.set(b, c);
+    let n = this.conns.get(b);
+    if (!n) this.conns.set(b, (n = new Map()));
+    n.set(a, c);
+  }
+
+  /**
+   * Breaks a connection. `silent` breaks are noticed after the detection delay (or `delay`); a crashed
+   * peer's OS answers at once, so `fin` breaks are noticed after one trip.
+   */
+  private breakConnection(conn: Connection, mode: 'silent' | 'fin', cause: DisconnectCause, delay?: Micros): void {
+    if (conn.broken) return;
+    conn.broken = true;
+    const d = delay ?? (mode === 'silent' ? ms(this.config.silentFailureDetectionMs) : 0);
+    if (conn.aOpen) this.scheduleNotice(conn, conn.a, conn.b, cause, d);
+    if (conn.bOpen) this.scheduleNotice(conn, conn.b, conn.a, cause, d);
+  }
+
+  private scheduleNotice(conn: Connection, end: string, peer: string, cause: DisconnectCause, delay: Micros): void {
+    this.scheduler.after(
+      delay,
+      () => {
+        if (!conn.openFor(end)) return;
+        if (end === conn.a) conn.aOpen = false;
+        else conn.bOpen = false;
+        const host = this.actorHost.get(end);
+        if (!host || !host.hasLiveActor(end)) return;
+        this.trace.emit('net.disconnect', end, { peer, cause });
+        host.notifyDisconnect(end, peer);
+      },
+      undefined,
+      `the disconnect notice to ${end}`,
+    );
+  }
+
+  /** Every connection with an end on `hostId`'s actors. */
+  private connectionsOfHost(hostId: string): Connection[] {
+    const out = new Set<Connection>();
+    for (const [actorId, m] of this.conns) {
+      if (this.actorHost.get(actorId)?.id !== hostId) continue;
+      for (const c of m.values()) if (!c.broken) out.add(c);
+    }
+    return [...out];
+  }
+
+  /** Every live connection between hosts a and b. */
+  private connectionsBetween(a: string, b: string): Connection[] {
+    return this.connectionsOfHost(a).filter((c) => {
+      const ha = this.actorHost.get(c.a)?.id;
+      const hb = this.actorHost.get(c.b)?.id;
+      return (ha === a && hb === b) || (ha === b && hb === a);
+    });
+  }
+
+  /**
+   * The processes of `actorIds` died. Their OS (if `finSent`) closes the sockets and peers hear at once;
+   * after a power loss nobody tells the peers, who notice only by their own timeouts.
+   */
+  actorsDied(actorIds: readonly string[], finSent: boolean): void {
+    const dead = new Set(actorIds);
+    const seen = new Set<Connection>();
+    for (const id of actorIds) {
+      const m = this.conns.get(id);
+      if (!m) continue;
+      for (const c of m.values()) {
+        if (seen.has(c) || c.broken) continue;
+        seen.add(c);
+        // The dead end needs no notice: its incarnation is gone.
+        if (dead.has(c.a)) c.aOpen = false;
+        if (dead.has(c.b)) c.bOpen = false;
+        const peer = dead.has(c.a) ? c.b : c.a;
+        const deadEnd = dead.has(c.a) ? c.a : c.b;
+        const hDead = this.actorHost.get(deadEnd);
+        const hPeer = this.actorHost.get(peer);
+        const reachable = finSent && hDead && hPeer && !this.isCut(hDead.id, hPeer.id);
+        this.breakConnection(c, reachable ? 'fin' : 'silent', 'peer-crashed', reachable ? this.latency(hDead, hPeer) : undefined);
+      }
+    }
+  }
+
+  // ---- link faults ----
+
+  isCut(fromHost: string, toHost: string): boolean {
+    return (this.cut.get(fromHost)?.get(toHost) ?? 0) > 0;
+  }
+
+  /** Nothing from `fromHosts` reaches `toHosts` (one direction). Breaks the connections across. */
+  cutOneWay(fromHosts: readonly string[], toHosts: readonly string[]): void {
+    for (const a of fromHosts) {
+      for (const b of toHosts) {
+        if (a === b) continue;
+        let m = this.cut.get(a);
+        if (!m) this.cut.set(a, (m = new Map()));
+        m.set(b, (m.get(b) ?? 0) + 1);
+        for (const c of this.connectionsBetween(a, b)) this.breakConnection(c, 'silent', 'link-failure');
+      }
+    }
+  }
+
+  /** Undoes one `cutOneWay(fromHosts, toHosts)`. */
+  uncutOneWay(fromHosts: readonly string[], toHosts: readonly string[]): void {
+    for (const a of fromHosts) {
+      const m = this.cut.get(a);
+      if (!m) continue;
+      for (const b of toHosts) {
+        const n = (m.get(b) ?? 0) - 1;
+        if (n > 0) m.set(b, n);
+        else m.delete(b);
+      }
+      if (m.size === 0) this.cut.delete(a);
+    }
+  }
+
+  /** Splits the hosts into groups that cannot reach each other (both directions). */
+  partition(groups: readonly (readonly string[])[]): void {
+    for (let i = 0; i < groups.length; i++) {
+      for (let j = 0; j < groups.length; j++) if (i !== j) this.cutOneWay(groups[i]!, groups[j]!);
+    }
+  }
+
+  /** Undoes one `partition(groups)`. */
+  unpartition(groups: readonly (readonly string[])[]): void {
+    for (let i = 0; i < groups.length; i++) {
+      for (let j = 0; j < groups.length; j++) if (i !== j) this.uncutOneWay(groups[i]!, groups[j]!);
+    }
+  }
+
+  /** Removes every cut touching these hosts, or every cut at all when called without hosts. */
+  heal(hosts?: readonly string[]): void {
+    if (!hosts) {
+      this.cut.clear();
+      return;
+    }
+    const set = new Set(hosts);
+    for (const [a, m] of this.cut) {
+      for (const b of [...m.keys()]) if (set.has(a) || set.has(b)) m.delete(b);
+      if (m.size === 0) this.cut.delete(a);
+    }
+  }
+
+  setLinkFault(fromHost: string, toHost: string, fault: LinkFault | null): void {
+    let m = this.linkFaults.get(fromHost);
+    if (!fault) {
+      m?.delete(toHost);
+      return;
+    }
+    if (!m) this.linkFaults.set(fromHost, (m = new Map()));
+    m.set(toHost, fault);
+  }
+
+  clearLinkFaults(): void {
+    this.linkFaults.clear();
+  }
+
+  /** Directed cuts and link faults now in force, for tests and the UI. */
+  inspect(): { cuts: [string, string][]; faults: { from: string; to: string; fault: LinkFault }[] } {
+    const cuts: [string, string][] = [];
+    for (const [a, m] of this.cut) for (const b of m.keys()) cuts.push([a, b]);
+    cuts.sort((x, y) => (x[0] + '>' + x[1] < y[0] + '>' + y[1] ? -1 : 1));
+    const faults: { from: string; to: string; fault: LinkFault }[] = [];
+    for (const [a, m] of this.linkFaults) for (const [b, f] of m) faults.push({ from: a, to: b, fault: { ...f } });
+    return { cuts, faults };
+  }
+}
+
+function deliver(f: InFlight): void {
+  if (f.conn.broken) return;
+  f.host.deliver(f.to, f.from, f.msg);
+}
