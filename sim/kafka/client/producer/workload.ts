@@ -1,0 +1,55 @@
+import type { Random } from '../../../core/random';
+
+/** How a producer's records are keyed. */
+export type KeySpec =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'fixed'; readonly key: string }
+  | { readonly kind: 'uniform'; readonly count: number }
+  | { readonly kind: 'zipf'; readonly count: number; readonly s?: number }
+  /** One key takes `share` of the records, the rest spread uniformly over `count` others. */
+  | { readonly kind: 'hot'; readonly count: number; readonly share: number }
+  /** The hot key split over `salts` sub-keys (key#0..key#salts-1): the usual cure for a hot partition. */
+  | { readonly kind: 'salted'; readonly count: number; readonly share: number; readonly salts: number };
+
+/**
+ * What a producer sends: plain data in a scenario. Values are generated unique per run (the producer id
+ * and a counter), so the checkers can tell every record apart.
+ */
+export interface ProducerWorkload {
+  readonly topic: string;
+  /** Records per second (Poisson arrivals). */
+  readonly rate?: number;
+  /** Explicit send times in ms (instead of a rate). */
+  readonly at?: readonly number[];
+  readonly startMs?: number;
+  readonly stopMs?: number;
+  /** Stop after this many records. */
+  readonly maxRecords?: number;
+  readonly keys?: KeySpec;
+  /** Declared value size in bytes. */
+  readonly valueBytes?: number;
+  /** Send every record to this partition. */
+  readonly partition?: number;
+}
+
+export function hotKeyName(): string {
+  return 'hot';
+}
+
+/** Draws the key of the next record. */
+export function drawKey(spec: KeySpec, random: Random): string | null {
+  switch (spec.kind) {
+    case 'none':
+      return null;
+    case 'fixed':
+      return spec.key;
+    case 'uniform':
+      return `k${random.int(0, spec.count)}`;
+    case 'zipf':
+      return `k${random.zipf(spec.count, spec.s ?? 1)}`;
+    case 'hot':
+      return random.chance(spec.share) ? hotKeyName() : `k${random.int(0, spec.count)}`;
+    case 'salted':
+      return random.chance(spec.share) ? `${hotKeyName()}#${random.int(0, spec.salts)}` : `k${random.int(0, spec.count)}`;
+  }
+}

@@ -1,0 +1,135 @@
+import { COMPRESSION_TYPES } from '../records';
+import { bool, double, int, listOf, oneOf, optionalString, type ConfigOf } from './def';
+
+/** Java's Long.MAX_VALUE as a double: Kafka's "never" for flush.messages, flush.ms, max.compaction.lag.ms. */
+export const LONG_MAX = 2 ** 63;
+export const INT_MAX = 2147483647;
+
+/**
+ * Topic-level configs with Kafka 4.x names and defaults
+ * [storage/.../log/LogConfig.java; server-common/.../config/ServerLogConfigs.java].
+ */
+export const TOPIC_CONFIGS = {
+  'cleanup.policy': listOf(['delete', 'compact'] as const, ['delete'], 'delete old segments, compact to the latest record per key, or both', { minLength: 1 }),
+  'compression.type': oneOf(['producer', 'uncompressed', ...COMPRESSION_TYPES.filter((c) => c !== 'none')] as const, 'producer', 'the compression the broker keeps (producer = as sent)'),
+  'delete.retention.ms': int(86_400_000, 'how long tombstones survive after the cleaner first sees them', { min: 0, max: LONG_MAX }),
+  'file.delete.delay.ms': int(60_000, 'delay before a deleted segment file is removed', { min: 0, max: LONG_MAX }),
+  'flush.messages': int(LONG_MAX, 'fsync after this many messages (default: never; Kafka relies on replication)', { min: 1, max: LONG_MAX }),
+  'flush.ms': int(LONG_MAX, 'fsync when data is this old (default: never)', { min: 0, max: LONG_MAX }),
+  'index.interval.bytes': int(4096, 'bytes between offset-index entries', { min: 0 }),
+  'max.compaction.lag.ms': int(LONG_MAX, 'a record stays uncompacted at most this long', { min: 1, max: LONG_MAX }),
+  'max.message.bytes': int(1_048_588, 'the largest record batch the broker accepts', { min: 0 }),
+  'message.timestamp.type': oneOf(['CreateTime', 'LogAppendTime'] as const, 'CreateTime', 'whose clock stamps records'),
+  'min.cleanable.dirty.ratio': double(0.5, 'clean when this share of the log is dirty', { min: 0, max: 1 }),
+  'min.compaction.lag.ms': int(0, 'a record stays uncompacted at least this long', { min: 0, max: LONG_MAX }),
+  'min.insync.replicas': int(1, 'replicas that must hold a write before acks=all succeeds', { min: 1 }),
+  'retention.bytes': int(-1, 'delete old segments above this size per partition (-1: no limit)', { min: -1, max: LONG_MAX }),
+  'retention.ms': int(604_800_000, 'delete segments older than this (-1: keep for ever)', { min: -1, max: LONG_MAX }),
+  'segment.bytes': int(1_073_741_824, 'roll a new segment at this size (the simulator allows tiny segments)', { min: 14 }),
+  'segment.index.bytes': int(10_485_760, 'size of a segment\'s offset index', { min: 4 }),
+  'segment.jitter.ms': int(0, 'random jitter subtracted from segment.ms', { min: 0, max: LONG_MAX }),
+  'segment.ms': int(604_800_000, 'roll a new segment when the active one is this old', { min: 1, max: LONG_MAX }),
+  'unclean.leader.election.enable': bool(false, 'allow a replica outside the ISR to become leader (may lose acknowledged data)'),
+} as const;
+export type TopicConfig = ConfigOf<typeof TOPIC_CONFIGS>;
+
+/**
+ * Broker configs with Kafka 4.x names and defaults [server/.../config/ReplicationConfigs.java,
+ * KRaftConfigs.java, ServerLogConfigs.java, GroupCoordinatorConfig.java, raft/QuorumConfig.java].
+ */
+export const BROKER_CONFIGS = {
+  'num.partitions': int(1, 'partitions of an auto-created or unspecified topic', { min: 1 }),
+  'default.replication.factor': int(1, 'replication factor when a topic does not say', { min: 1 }),
+  'min.insync.replicas': int(1, 'cluster default of the topic config', { min: 1 }),
+  'unclean.leader.election.enable': bool(false, 'cluster default of the topic config'),
+  'unclean.leader.election.interval.ms': int(300_000, 'how often the controller retries unclean elections for leaderless partitions', { min: 1 }),
+  'replica.lag.time.max.ms': int(30_000, 'a follower that has not caught up for this long leaves the ISR', { min: 1 }),
+  'replica.fetch.wait.max.ms': int(500, 'how long a follower fetch waits on the leader for new data', { min: 0 }),
+  'replica.fetch.min.bytes': int(1, 'bytes a follower fetch waits for', { min: 1 }),
+  'replica.fetch.max.bytes': int(1_048_576, 'bytes per partition in a follower fetch', { min: 0 }),
+  'replica.fetch.response.max.bytes': int(10_485_760, 'bytes in a whole follower fetch response', { min: 0 }),
+  'replica.fetch.backoff.ms': int(1000, 'backoff after a follower fetch error', { min: 0 }),
+  'replica.socket.timeout.ms': int(30_000, 'request timeout of follower fetches', { min: 1 }),
+  'replica.high.watermark.checkpoint.interval.ms': int(5000, 'how often high watermarks are written to disk', { min: 1 }),
+  'auto.leader.rebalance.enable': bool(true, 'move leadership back to preferred replicas periodically'),
+  'leader.imbalance.check.interval.seconds': int(300, 'how often the preferred-leader election runs', { min: 1 }),
+  'broker.heartbeat.interval.ms': int(2000, 'how often a broker heartbeats to the active controller', { min: 1 }),
+  'broker.session.timeout.ms': int(9000, 'a broker without a heartbeat for this long is fenced', { min: 1 }),
+  'log.retention.check.interval.ms': int(300_000, 'how often retention runs', { min: 1 }),
+  'log.initial.task.delay.ms': int(30_000, 'delay before the first retention, flush and checkpoint tasks', { min: 0 }),
+  'log.cleaner.enable': bool(true, 'run the log cleaner for compacted topics'),
+  'log.cleaner.backoff.ms': int(15_000, 'cleaner sleep when nothing is cleanable', { min: 0 }),
+  'log.cleaner.io.max.bytes.per.second': double(100 * 1024 * 1024, 'cleaner I/O rate (the simulator needs a finite rate; Kafka\'s default is unlimited)', { min: 1 }),
+  'message.max.bytes': int(1_048_588, 'cluster default of max.message.bytes', { min: 0 }),
+  'offsets.topic.num.partitions': int(50, 'partitions of __consumer_offsets', { min: 1 }),
+  'offsets.topic.replication.factor': int(3, 'replication factor of __consumer_offsets (capped by the broker count)', { min: 1 }),
+  'offsets.topic.segment.bytes': int(104_857_600, 'segment size of __consumer_offsets', { min: 1 }),
+  'offsets.commit.timeout.ms': int(5000, 'how long an offset commit waits for replication', { min: 1 }),
+  'offsets.retention.minutes': int(10_080, 'committed offsets of an empty group expire after this', { min: 1 }),
+  'group.initial.rebalance.delay.ms': int(3000, 'the first rebalance of an empty group waits this long for more members', { min: 0 }),
+  'group.min.session.timeout.ms': int(6000, 'smallest session.timeout.ms a consumer may ask for', { min: 0 }),
+  'group.max.session.timeout.ms': int(1_800_000, 'largest session.timeout.ms a consumer may ask for', { min: 0 }),
+  'group.max.size': int(INT_MAX, 'members a group may have', { min: 1 }),
+  'producer.id.expiration.ms': int(86_400_000, 'producer state expires after this long without writes', { min: 1 }),
+  'controller.quorum.election.timeout.ms': int(1000, 'Raft election timeout (randomised up to twice this)', { min: 1 }),
+  'controller.quorum.fetch.timeout.ms': int(2000, 'a voter without a fetch response for this long starts an election', { min: 1 }),
+  'controller.quorum.election.backoff.max.ms': int(1000, 'cap of the election backoff', { min: 1 }),
+  'controller.quorum.request.timeout.ms': int(2000, 'timeout of quorum requests', { min: 1 }),
+  'controller.quorum.retry.backoff.ms': int(20, 'backoff between quorum request retries', { min: 0 }),
+  'controller.quorum.append.linger.ms': int(25, 'how long the leader lingers before appending', { min: 0 }),
+  'metadata.max.idle.interval.ms': int(500, 'the active controller writes a no-op record when idle this long', { min: 0 }),
+  'initial.broker.registration.timeout.ms': int(60_000, 'how long a broker tries to register', { min: 1 }),
+} as const;
+export type BrokerConfig = ConfigOf<typeof BROKER_CONFIGS>;
+
+/** Producer configs, Kafka 4.x defaults [clients/.../producer/ProducerConfig.java]. */
+export const PRODUCER_CONFIGS = {
+  'acks': oneOf(['all', '0', '1'] as const, 'all', 'acknowledgements the leader waits for: 0 none, 1 its own append, all every in-sync replica', { '-1': 'all' }),
+  'batch.size': int(16_384, 'target bytes of a batch per partition', { min: 0 }),
+  'linger.ms': int(5, 'how long a batch waits for more records', { min: 0 }),
+  'buffer.memory': int(33_554_432, 'bytes of unsent records the producer may hold', { min: 0 }),
+  'max.block.ms': int(60_000, 'how long send() blocks for buffer space or metadata', { min: 0 }),
+  'max.in.flight.requests.per.connection': int(5, 'unacknowledged requests per broker', { min: 1 }),
+  'retries': int(INT_MAX, 'retries of a failed batch (bounded by delivery.timeout.ms)', { min: 0, max: INT_MAX }),
+  'delivery.timeout.ms': int(120_000, 'a record fails if not acknowledged within this', { min: 0 }),
+  'request.timeout.ms': int(30_000, 'how long the producer waits for a response', { min: 0 }),
+  'retry.backoff.ms': int(100, 'first backoff before a retry', { min: 0 }),
+  'retry.backoff.max.ms': int(1000, 'cap of the exponential retry backoff', { min: 0 }),
+  'max.request.size': int(1_048_576, 'bytes in one produce request', { min: 0 }),
+  'compression.type': oneOf(COMPRESSION_TYPES, 'none', 'compression of batches'),
+  'enable.idempotence': bool(true, 'sequence numbers so retries never duplicate or reorder'),
+  'transactional.id': optionalString('transactions (not simulated yet)'),
+  'partitioner.adaptive.partitioning.enable': bool(true, 'the sticky partitioner favours brokers with shorter queues'),
+  'partitioner.availability.timeout.ms': int(0, 'skip partitions whose broker has had ready data this long (0: off)', { min: 0 }),
+  'partitioner.ignore.keys': bool(false, 'ignore keys when choosing a partition'),
+  'metadata.max.age.ms': int(300_000, 'refresh metadata at least this often', { min: 0 }),
+  'reconnect.backoff.ms': int(50, 'first backoff before reconnecting', { min: 0 }),
+  'reconnect.backoff.max.ms': int(1000, 'cap of the reconnect backoff', { min: 0 }),
+} as const;
+export type ProducerConfig = ConfigOf<typeof PRODUCER_CONFIGS>;
+
+/** Consumer configs, Kafka 4.x defaults [clients/.../consumer/ConsumerConfig.java]. */
+export const CONSUMER_CONFIGS = {
+  'group.id': optionalString('the consumer group (null: no group, manual assignment)'),
+  'group.instance.id': optionalString('static membership: a restart within session.timeout.ms causes no rebalance'),
+  'group.protocol': oneOf(['classic'] as const, 'classic', 'the rebalance protocol (the KIP-848 protocol is not simulated yet)'),
+  'fetch.min.bytes': int(1, 'bytes a fetch waits for', { min: 0 }),
+  'fetch.max.wait.ms': int(500, 'how long a fetch waits for fetch.min.bytes', { min: 0 }),
+  'fetch.max.bytes': int(52_428_800, 'bytes in one fetch response', { min: 0 }),
+  'max.partition.fetch.bytes': int(1_048_576, 'bytes per partition in one fetch', { min: 0 }),
+  'max.poll.records': int(500, 'records one poll() returns', { min: 1 }),
+  'max.poll.interval.ms': int(300_000, 'a consumer that does not poll within this leaves the group', { min: 1 }),
+  'session.timeout.ms': int(45_000, 'a member without a heartbeat for this long is removed', { min: 1 }),
+  'heartbeat.interval.ms': int(3000, 'how often the member heartbeats', { min: 1 }),
+  'auto.offset.reset': oneOf(['latest', 'earliest', 'none'] as const, 'latest', 'where to start without a valid committed offset'),
+  'enable.auto.commit': bool(true, 'commit positions in the background'),
+  'auto.commit.interval.ms': int(5000, 'how often auto-commit runs', { min: 0 }),
+  'isolation.level': oneOf(['read_uncommitted', 'read_committed'] as const, 'read_uncommitted', 'read_committed stops at the last stable offset'),
+  'partition.assignment.strategy': listOf(['range', 'roundrobin', 'sticky', 'cooperative-sticky'] as const, ['range', 'cooperative-sticky'], 'assignors in order of preference', { minLength: 1 }),
+  'request.timeout.ms': int(30_000, 'how long the consumer waits for a response', { min: 0 }),
+  'default.api.timeout.ms': int(60_000, 'timeout of blocking calls such as commitSync', { min: 0 }),
+  'retry.backoff.ms': int(100, 'first backoff before a retry', { min: 0 }),
+  'retry.backoff.max.ms': int(1000, 'cap of the retry backoff', { min: 0 }),
+  'metadata.max.age.ms': int(300_000, 'refresh metadata at least this often', { min: 0 }),
+} as const;
+export type ConsumerConfig = ConfigOf<typeof CONSUMER_CONFIGS>;

@@ -1,0 +1,118 @@
+import type { Random } from '../../../core/random';
+import { TOPIC_CONFIGS } from '../../config/configs';
+import type { KafkaError } from '../../errors';
+import type { MetadataView } from '../../metadata/metadataImage';
+import type { MetadataRecord } from '../../metadata/records';
+import type { ControllerResult } from './controllerResult';
+import { placeReplicas, type UsableBroker } from './stripedReplicaPlacer';
+
+/** One topic of a CreateTopics request. -1 for numPartitions / replicationFactor means the broker default. */
+export interface CreatableTopic {
+  readonly name: string;
+  readonly numPartitions: number;
+  readonly replicationFactor: number;
+  readonly configs?: Readonly<Record<string, string>>;
+}
+
+export interface CreateTopicDefaults {
+  /** num.partitions (default 1). */
+  readonly numPartitions: number;
+  /** default.replication.factor (default 1). */
+  readonly replicationFactor: number;
+}
+
+export const KAFKA_CREATE_TOPIC_DEFAULTS: CreateTopicDefaults = { numPartitions: 1, replicationFactor: 1 };
+
+export interface CreateTopicReply {
+  readonly error: KafkaError;
+  readonly message: string;
+  readonly topicId: string | null;
+  readonly numPartitions: number;
+  readonly replicationFactor: number;
+}
+
+function failure(error: KafkaError, message: string): ControllerResult<CreateTopicReply> {
+  return { records: [], response: { error, message, topicId: null, numPartitions: -1, replicationFactor: -1 }, elections: [] };
+}
+
+/** Registered and not in controlled shutdown, fenced or not. [BrokerHeartbeatManager.java `usableBrokers`] */
+export function usableBrokers(image: MetadataView): UsableBroker[] {
+  return image
+    .brokers()
+    .filter((b) => !b.inControlledShutdown)
+    .map((b) => ({ id: b.id, rack: b.rack, fenced: b.fenced }));
+}
+
+/**
+ * CreateTopics for one topic: TOPIC_ALREADY_EXISTS for a taken name, INVALID_CONFIG for a config Kafka would
+ * refuse, INVALID_REPLICATION_FACTOR for 0 or below -1, INVALID_PARTITIONS likewise, then placement over the
+ * usable brokers (INVALID_REPLICATION_FACTOR when it cannot be done). Each partition starts with ISR = its
+ * active replicas (all of them when every chosen broker is unfenced), leader = the first of those (the first
+ * replica, which the placer always takes from an unfenced broker), epochs 0, RECOVERED.
+ * Records: TopicRecord, the topic's ConfigRecords (plus a ClearElrRecord when ELR is on and
+ * min.insync.replicas is set, as every min.insync.replicas change makes), then the PartitionRecords.
+ * [metadata/.../controller/ReplicationControlManager.java `createTopics`, `createTopic`,
+ * `buildPartitionRegistration`; ConfigurationControlManager.java `createClearElrRecordsAsNeeded`]
+ *
+ * @param placementRandom the controller's placer stream, kept across calls.
+ * @param topicId the new topic's id (e.g. newUuid of a seeded stream).
+ */
+export function createTopic(
+  image: MetadataView,
+  topic: CreatableTopic,
+  placementRandom: Random,
+  topicId: string,
+  defaults: CreateTopicDefaults = KAFKA_CREATE_TOPIC_DEFAULTS,
+): ControllerResult<CreateTopicReply> {
+  if (image.topicByName(topic.name)) return failure('TOPIC_ALREADY_EXISTS', `Topic '${topic.name}' already exists.`);
+  if (image.topicById(topicId)) throw new Error(`createTopic: topic id ${topicId} is already in use`);
+
+  const configs = topic.configs ?? {};
+  const configNames = Object.keys(configs).sort();
+  for (const name of configNames) {
+    const def = (TOPIC_CONFIGS as Readonly<Record<string, { read(raw: unknown): unknown; readonly allowed: string }>>)[name];
+    if (!def) return failure('INVALID_CONFIG', `unknown topic config ${name}`);
+    if (def.read(configs[name]) === undefined) return failure('INVALID_CONFIG', `${name}=${configs[name]} is not ${def.allowed}`);
+  }
+
+  if (topic.replicationFactor < -1 || topic.replicationFactor === 0) {
+    return failure('INVALID_REPLICATION_FACTOR', 'The replication factor must be above 0, or -1 for the default.');
+  }
+  if (topic.numPartitions < -1 || topic.numPartitions === 0) {
+    return failure('INVALID_PARTITIONS', 'The number of partitions must be above 0, or -1 for the default.');
+  }
+  const numPartitions = topic.numPartitions === -1 ? defaults.numPartitions : topic.numPartitions;
+  const replicationFactor = topic.replicationFactor === -1 ? defaults.replicationFactor : topic.replicationFactor;
+
+  const placement = placeReplicas(usableBrokers(image), numPartitions, replicationFactor, placementRandom);
+  if (!placement.ok) {
+    return failure('INVALID_REPLICATION_FACTOR', `Cannot place ${replicationFactor} replica(s) of each partition: ${placement.message}.`);
+  }
+
+  const records: MetadataRecord[] = [{ type: 'TopicRecord', name: topic.name, topicId }];
+  for (const name of configNames) {
+    records.push({ type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: topic.name, name, value: configs[name]! });
+  }
+  if (image.elrEnabled() && configNames.includes('min.insync.replicas')) records.push({ type: 'ClearElrRecord', topicName: topic.name });
+  for (let p = 0; p < placement.assignments.length; p++) {
+    const replicas = placement.assignments[p]!;
+    const isr = replicas.filter((r) => image.isActive(r));
+    if (isr.length === 0) {
+      return failure('INVALID_REPLICATION_FACTOR', `Cannot place ${replicationFactor} replica(s) of each partition: every broker is fenced or in controlled shutdown.`);
+    }
+    records.push({
+      type: 'PartitionRecord',
+      topicId,
+      partitionId: p,
+      replicas,
+      isr,
+      leader: isr[0]!,
+      leaderRecoveryState: 'RECOVERED',
+      leaderEpoch: 0,
+      partitionEpoch: 0,
+      eligibleLeaderReplicas: [],
+      lastKnownElr: [],
+    });
+  }
+  return { records, response: { error: 'NONE', message: '', topicId, numPartitions, replicationFactor }, elections: [] };
+}

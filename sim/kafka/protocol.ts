@@ -1,0 +1,361 @@
+import type { KafkaError } from './errors';
+import type { RecordBatch } from './records';
+
+/**
+ * The requests and responses that cross the simulated network between brokers, controllers and clients,
+ * named as Kafka's RPCs. Every request carries a correlation id that its response echoes. Bodies are
+ * simplified to the fields whose behaviour the simulator models.
+ */
+
+export interface Req<T extends string> {
+  readonly type: T;
+  readonly correlationId: number;
+}
+
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+export function tpKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+// ---- Metadata (clients learn leaders) ----
+
+export interface MetadataRequest extends Req<'Metadata'> {
+  /** null = all topics. */
+  readonly topics: readonly string[] | null;
+}
+export interface PartitionMetadata {
+  readonly partition: number;
+  readonly error: KafkaError;
+  /** Broker id, or -1 when leaderless. */
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly replicas: readonly number[];
+  readonly isr: readonly number[];
+  readonly elr: readonly number[];
+}
+export interface MetadataResponse extends Req<'MetadataResponse'> {
+  readonly brokers: readonly { id: number; rack: string | null }[];
+  readonly controllerId: number;
+  readonly topics: readonly { name: string; error: KafkaError; partitions: readonly PartitionMetadata[] }[];
+}
+
+// ---- Produce ----
+
+export interface ProducePartitionData {
+  readonly topic: string;
+  readonly partition: number;
+  readonly batch: RecordBatch;
+}
+export interface ProduceRequest extends Req<'Produce'> {
+  /** -1 = all, 0, 1. */
+  readonly acks: -1 | 0 | 1;
+  readonly timeoutMs: number;
+  readonly partitions: readonly ProducePartitionData[];
+}
+export interface ProducePartitionResponse {
+  readonly topic: string;
+  readonly partition: number;
+  readonly error: KafkaError;
+  readonly baseOffset: number;
+  readonly logAppendTimeMs: number;
+  readonly logStartOffset: number;
+}
+export interface ProduceResponse extends Req<'ProduceResponse'> {
+  readonly partitions: readonly ProducePartitionResponse[];
+}
+
+// ---- Fetch (followers and consumers) ----
+
+export interface FetchPartition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly fetchOffset: number;
+  /** Epoch of the last batch the fetcher has (KIP-595 style divergence check), -1 if unknown. */
+  readonly lastFetchedEpoch: number;
+  /** The fetcher's view of the leader epoch (KIP-320); -1 skips the check. */
+  readonly currentLeaderEpoch: number;
+  readonly logStartOffset: number;
+  readonly maxBytes: number;
+}
+export interface FetchRequest extends Req<'Fetch'> {
+  /** The follower's broker id, or -1 for a consumer. */
+  readonly replicaId: number;
+  readonly replicaEpoch: number;
+  readonly maxWaitMs: number;
+  readonly minBytes: number;
+  readonly maxBytes: number;
+  readonly isolationLevel: 'read_uncommitted' | 'read_committed';
+  readonly partitions: readonly FetchPartition[];
+}
+export interface FetchPartitionResponse {
+  readonly topic: string;
+  readonly partition: number;
+  readonly error: KafkaError;
+  readonly highWatermark: number;
+  readonly logStartOffset: number;
+  /** The leader's log end offset before the read. */
+  readonly logEndOffset: number;
+  readonly divergingEpoch: { readonly epoch: number; readonly endOffset: number } | null;
+  readonly batches: readonly RecordBatch[];
+  /** The current leader as this broker knows it, when the error is about leadership. */
+  readonly currentLeader: { readonly leaderId: number; readonly leaderEpoch: number } | null;
+}
+export interface FetchResponse extends Req<'FetchResponse'> {
+  readonly error: KafkaError;
+  readonly partitions: readonly FetchPartitionResponse[];
+}
+
+// ---- ListOffsets (earliest / latest) ----
+
+export const EARLIEST_TIMESTAMP = -2;
+export const LATEST_TIMESTAMP = -1;
+
+export interface ListOffsetsRequest extends Req<'ListOffsets'> {
+  readonly isolationLevel: 'read_uncommitted' | 'read_committed';
+  readonly partitions: readonly { topic: string; partition: number; timestamp: number; currentLeaderEpoch: number }[];
+}
+export interface ListOffsetsResponse extends Req<'ListOffsetsResponse'> {
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError; offset: number; leaderEpoch: number }[];
+}
+
+// ---- OffsetsForLeaderEpoch (consumer position validation, KIP-320) ----
+
+export interface OffsetsForLeaderEpochRequest extends Req<'OffsetsForLeaderEpoch'> {
+  readonly partitions: readonly { topic: string; partition: number; currentLeaderEpoch: number; leaderEpoch: number }[];
+}
+export interface OffsetsForLeaderEpochResponse extends Req<'OffsetsForLeaderEpochResponse'> {
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError; leaderEpoch: number; endOffset: number }[];
+}
+
+// ---- InitProducerId ----
+
+export interface InitProducerIdRequest extends Req<'InitProducerId'> {
+  readonly transactionalId: string | null;
+}
+export interface InitProducerIdResponse extends Req<'InitProducerIdResponse'> {
+  readonly error: KafkaError;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+// ---- Broker <-> controller ----
+
+export interface BrokerRegistrationRequest extends Req<'BrokerRegistration'> {
+  readonly brokerId: number;
+  readonly incarnationId: string;
+  readonly rack: string | null;
+  /** The broker epoch from the clean-shutdown file, -1 when the last shutdown was not clean (KIP-966). */
+  readonly previousBrokerEpoch: number;
+}
+export interface BrokerRegistrationResponse extends Req<'BrokerRegistrationResponse'> {
+  readonly error: KafkaError;
+  readonly brokerEpoch: number;
+}
+
+export interface BrokerHeartbeatRequest extends Req<'BrokerHeartbeat'> {
+  readonly brokerId: number;
+  readonly brokerEpoch: number;
+  readonly currentMetadataOffset: number;
+  readonly wantFence: boolean;
+  readonly wantShutDown: boolean;
+}
+export interface BrokerHeartbeatResponse extends Req<'BrokerHeartbeatResponse'> {
+  readonly error: KafkaError;
+  readonly isCaughtUp: boolean;
+  readonly isFenced: boolean;
+  readonly inControlledShutdown: boolean;
+  readonly shouldShutDown: boolean;
+}
+
+export interface AlterPartitionRequest extends Req<'AlterPartition'> {
+  readonly brokerId: number;
+  readonly brokerEpoch: number;
+  readonly topic: string;
+  readonly partition: number;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly newIsr: readonly { brokerId: number; brokerEpoch: number }[];
+}
+export interface AlterPartitionResponse extends Req<'AlterPartitionResponse'> {
+  readonly error: KafkaError;
+  readonly topic: string;
+  readonly partition: number;
+  readonly leaderId: number;
+  readonly leaderEpoch: number;
+  readonly isr: readonly number[];
+  readonly partitionEpoch: number;
+}
+
+export interface AllocateProducerIdsRequest extends Req<'AllocateProducerIds'> {
+  readonly brokerId: number;
+  readonly brokerEpoch: number;
+}
+export interface AllocateProducerIdsResponse extends Req<'AllocateProducerIdsResponse'> {
+  readonly error: KafkaError;
+  readonly producerIdStart: number;
+  readonly producerIdLen: number;
+}
+
+/** A controller's answer when it is not the active one, naming the leader it knows. */
+export interface NotControllerResponse {
+  readonly type: string;
+  readonly correlationId: number;
+  readonly error: 'NOT_CONTROLLER';
+  readonly leaderHint: string | null;
+}
+
+export interface CreateTopicsRequest extends Req<'CreateTopics'> {
+  readonly topics: readonly {
+    name: string;
+    numPartitions: number;
+    replicationFactor: number;
+    configs: Readonly<Record<string, string>>;
+  }[];
+}
+export interface CreateTopicsResponse extends Req<'CreateTopicsResponse'> {
+  readonly topics: readonly { name: string; error: KafkaError; message: string }[];
+}
+
+// ---- Group coordination (classic protocol) ----
+
+export interface FindCoordinatorRequest extends Req<'FindCoordinator'> {
+  readonly key: string;
+  readonly keyType: 'GROUP' | 'TRANSACTION';
+}
+export interface FindCoordinatorResponse extends Req<'FindCoordinatorResponse'> {
+  readonly error: KafkaError;
+  readonly nodeId: number;
+}
+
+export interface JoinGroupProtocol {
+  readonly name: string;
+  /** The member's subscription, as the assignor needs it. */
+  readonly topics: readonly string[];
+  readonly ownedPartitions: readonly TopicPartition[];
+  readonly generation: number;
+}
+export interface JoinGroupRequest extends Req<'JoinGroup'> {
+  readonly groupId: string;
+  readonly sessionTimeoutMs: number;
+  readonly rebalanceTimeoutMs: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  readonly protocolType: 'consumer';
+  readonly protocols: readonly JoinGroupProtocol[];
+  readonly reason: string;
+}
+export interface JoinGroupMember {
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  readonly metadata: JoinGroupProtocol;
+}
+export interface JoinGroupResponse extends Req<'JoinGroupResponse'> {
+  readonly error: KafkaError;
+  readonly generationId: number;
+  readonly protocolName: string | null;
+  readonly leader: string;
+  readonly skipAssignment: boolean;
+  readonly memberId: string;
+  readonly members: readonly JoinGroupMember[];
+}
+
+export interface SyncGroupRequest extends Req<'SyncGroup'> {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  readonly assignments: readonly { memberId: string; partitions: readonly TopicPartition[] }[];
+}
+export interface SyncGroupResponse extends Req<'SyncGroupResponse'> {
+  readonly error: KafkaError;
+  readonly partitions: readonly TopicPartition[];
+}
+
+export interface HeartbeatRequest extends Req<'Heartbeat'> {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+}
+export interface HeartbeatResponse extends Req<'HeartbeatResponse'> {
+  readonly error: KafkaError;
+}
+
+export interface LeaveGroupRequest extends Req<'LeaveGroup'> {
+  readonly groupId: string;
+  readonly members: readonly { memberId: string; groupInstanceId: string | null; reason: string }[];
+}
+export interface LeaveGroupResponse extends Req<'LeaveGroupResponse'> {
+  readonly error: KafkaError;
+}
+
+export interface OffsetCommitRequest extends Req<'OffsetCommit'> {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  readonly offsets: readonly { topic: string; partition: number; offset: number; leaderEpoch: number; metadata: string }[];
+}
+export interface OffsetCommitResponse extends Req<'OffsetCommitResponse'> {
+  readonly error: KafkaError;
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[];
+}
+
+export interface OffsetFetchRequest extends Req<'OffsetFetch'> {
+  readonly groupId: string;
+  readonly partitions: readonly TopicPartition[] | null;
+}
+export interface OffsetFetchResponse extends Req<'OffsetFetchResponse'> {
+  readonly error: KafkaError;
+  readonly partitions: readonly { topic: string; partition: number; offset: number; leaderEpoch: number; error: KafkaError }[];
+}
+
+/** Every request type a broker serves. */
+export type BrokerRequest =
+  | MetadataRequest
+  | ProduceRequest
+  | FetchRequest
+  | ListOffsetsRequest
+  | OffsetsForLeaderEpochRequest
+  | InitProducerIdRequest
+  | FindCoordinatorRequest
+  | JoinGroupRequest
+  | SyncGroupRequest
+  | HeartbeatRequest
+  | LeaveGroupRequest
+  | OffsetCommitRequest
+  | OffsetFetchRequest;
+
+/** Any response (clients route them by correlation id). */
+export type AnyResponse =
+  | MetadataResponse
+  | ProduceResponse
+  | FetchResponse
+  | ListOffsetsResponse
+  | OffsetsForLeaderEpochResponse
+  | InitProducerIdResponse
+  | BrokerRegistrationResponse
+  | BrokerHeartbeatResponse
+  | AlterPartitionResponse
+  | CreateTopicsResponse
+  | AllocateProducerIdsResponse
+  | FindCoordinatorResponse
+  | JoinGroupResponse
+  | SyncGroupResponse
+  | HeartbeatResponse
+  | LeaveGroupResponse
+  | OffsetCommitResponse
+  | OffsetFetchResponse;
+
+/** Bytes of a request or response on the wire, roughly: a header plus the record batches it carries. */
+export const REQUEST_HEADER_BYTES = 64;
+
+export function batchesBytes(batches: readonly RecordBatch[]): number {
+  let n = 0;
+  for (const b of batches) n += b.sizeInBytes;
+  return n;
+}

@@ -1,0 +1,76 @@
+import { ValidationError, didYouMean } from '../core/validate';
+import { BROKER_CONFIGS, CONSUMER_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
+import { readConfig, type ConfigDefs } from '../kafka/config/def';
+import type { ScenarioSpec } from './spec';
+
+const SCOPES: Readonly<Record<string, ConfigDefs>> = {
+  producer: PRODUCER_CONFIGS,
+  consumer: CONSUMER_CONFIGS,
+  topic: TOPIC_CONFIGS,
+  broker: BROKER_CONFIGS,
+};
+
+/** The cluster's shape, settable as `cluster.<name>=<value>`. */
+const CLUSTER_KEYS = ['brokers', 'controllers', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation'] as const;
+
+/**
+ * Applies `--set scope.name=value` overrides to a scenario document. Kafka's own config names under a
+ * scope (`producer.acks=1`, `topic.min.insync.replicas=2`, `broker.replica.lag.time.max.ms=10000`) apply to
+ * every producer, consumer, topic or broker; `cluster.brokers=5` reshapes the cluster. Each mistake is a
+ * one-line error naming the flag.
+ */
+export function applyOverrides(spec: ScenarioSpec, sets: readonly string[]): ScenarioSpec {
+  let out: ScenarioSpec = spec;
+  for (const set of sets) {
+    const eq = set.indexOf('=');
+    if (eq <= 0) throw new ValidationError(`--set ${set}`, set, 'scope.name=value, e.g. producer.acks=1');
+    const key = set.slice(0, eq).trim();
+    const value = set.slice(eq + 1).trim();
+    const dot = key.indexOf('.');
+    const scope = dot < 0 ? key : key.slice(0, dot);
+    const name = dot < 0 ? '' : key.slice(dot + 1);
+    const path = `--set ${key}`;
+    if (scope === 'cluster') {
+      if (!(CLUSTER_KEYS as readonly string[]).includes(name)) {
+        const near = didYouMean(name, CLUSTER_KEYS);
+        throw new ValidationError(path, name, `one of cluster.${CLUSTER_KEYS.join(', cluster.')}`, near ? `did you mean "cluster.${near}"?` : undefined);
+      }
+      let v: number | boolean;
+      if (name === 'brokers' || name === 'controllers') {
+        v = Number(value);
+        if (!/^\d+$/.test(value) || v < 1 || v > (name === 'brokers' ? 100 : 9)) {
+          throw new ValidationError(path, value, name === 'brokers' ? 'an integer from 1 to 100' : 'an integer from 1 to 9');
+        }
+      } else {
+        if (value !== 'true' && value !== 'false') throw new ValidationError(path, value, 'true or false');
+        v = value === 'true';
+      }
+      out = { ...out, cluster: { ...out.cluster, [name]: v } };
+      continue;
+    }
+    const defs = SCOPES[scope];
+    if (!defs) {
+      const near = didYouMean(scope, [...Object.keys(SCOPES), 'cluster']);
+      throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker or cluster', near ? `did you mean "${near}"?` : undefined);
+    }
+    if (!name) throw new ValidationError(path, key, `${scope}.<config name>=value`);
+    // Checks the name and the value now, so the error names the flag rather than a scenario field.
+    const parsed = readConfig(defs, name, value, path);
+    const stored = Array.isArray(parsed) ? parsed.join(',') : parsed;
+    switch (scope) {
+      case 'producer':
+        out = { ...out, producers: (out.producers ?? []).map((p) => ({ ...p, config: { ...p.config, [name]: stored } })) };
+        break;
+      case 'consumer':
+        out = { ...out, consumers: (out.consumers ?? []).map((c) => ({ ...c, config: { ...c.config, [name]: stored } })) };
+        break;
+      case 'topic':
+        out = { ...out, topics: (out.topics ?? []).map((t) => ({ ...t, config: { ...t.config, [name]: stored } })) };
+        break;
+      case 'broker':
+        out = { ...out, cluster: { ...out.cluster, broker: { ...out.cluster?.broker, [name]: stored } } };
+        break;
+    }
+  }
+  return out;
+}

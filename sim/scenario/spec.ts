@@ -1,0 +1,129 @@
+import type { FaultEntry } from '../world/nemesis';
+import type { KeySpec } from '../kafka/client/producer/workload';
+
+/**
+ * A scenario as plain, JSON-serialisable data: the cluster, its topics, the clients and their workloads,
+ * a fault schedule, how long to run, what it teaches, and what must come out. The CLI loads it from a
+ * file, the UI edits it and puts it in a URL, and fast-check generates it.
+ *
+ * Times are milliseconds (numbers) or duration texts ("10s", "500ms", "2m").
+ */
+export interface ScenarioSpec {
+  readonly id: string;
+  readonly title?: string;
+  /** What it teaches, in a few plain sentences. */
+  readonly summary?: string;
+  /** Longer teaching text (the lesson), shown beside the run. */
+  readonly lesson?: string;
+  /** Guide topics it illustrates (free text, for the gallery). */
+  readonly tags?: readonly string[];
+  readonly seed?: number | string;
+  /** How long to run, faults included. */
+  readonly duration: number | string;
+  /**
+   * A quiet period after `duration`: faults are undone, producers stop, the cluster recovers and consumers
+   * drain, so the checkers judge the healed cluster. Default 30s; "0s" for none.
+   */
+  readonly quiet?: number | string;
+  readonly cluster?: ClusterSpec;
+  readonly topics?: readonly TopicSpec[];
+  readonly producers?: readonly ProducerSpec[];
+  readonly consumers?: readonly ConsumerSpec[];
+  readonly faults?: readonly FaultEntry[];
+  readonly captions?: readonly CaptionSpec[];
+  readonly expect?: readonly ExpectationSpec[];
+  /** How much the trace records: "full" adds every network message (for the UI's sequence diagram). */
+  readonly trace?: 'minimal' | 'standard' | 'full';
+}
+
+export interface ClusterSpec {
+  /** Controller quorum voters: 1, 3 or 5. Default 3. */
+  readonly controllers?: number;
+  /** Brokers, ids 1..n. Default 3. */
+  readonly brokers?: number;
+  /** Rack of each broker in order (cycled); sets broker.rack and makes placement rack-aware. */
+  readonly racks?: readonly string[];
+  /** Zone of each broker in order (cycled); default: the rack, or one zone. */
+  readonly zones?: readonly string[];
+  /** Broker configs (Kafka names) for every broker. */
+  readonly broker?: Readonly<Record<string, unknown>>;
+  /** KIP-966 Eligible Leader Replicas (eligible.leader.replicas.version=1). Default true, as new 4.1+ clusters. */
+  readonly eligibleLeaderReplicas?: boolean;
+  /** The pre-KIP-101 rule: a follower truncates to its high watermark instead of asking the leader (a lesson switch). */
+  readonly legacyHighWatermarkTruncation?: boolean;
+  readonly network?: {
+    readonly sameZoneLatencyMs?: number;
+    readonly crossZoneLatencyMs?: number;
+    readonly jitterMs?: number;
+    readonly bandwidthBytesPerSec?: number | null;
+  };
+  readonly disk?: {
+    readonly fsyncLatencyMs?: number;
+    /** OS writeback of dirty pages after this long; null = never. */
+    readonly writebackDelayMs?: number | null;
+    readonly tornWriteProbability?: number;
+  };
+}
+
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitions?: number;
+  readonly replicationFactor?: number;
+  /** Topic configs (Kafka names), e.g. {"min.insync.replicas": 2}. */
+  readonly config?: Readonly<Record<string, unknown>>;
+  /** Explicit replica assignment per partition (broker ids, first = preferred leader). */
+  readonly assignment?: readonly (readonly number[])[];
+}
+
+export interface ProducerSpec {
+  readonly id: string;
+  /** Producer configs (Kafka names). */
+  readonly config?: Readonly<Record<string, unknown>>;
+  readonly workload: WorkloadSpec | readonly WorkloadSpec[];
+  readonly zone?: string;
+}
+
+export interface WorkloadSpec {
+  readonly topic: string;
+  /** Records per second. */
+  readonly rate?: number;
+  /** Explicit send times (ms or duration texts). */
+  readonly at?: readonly (number | string)[];
+  readonly start?: number | string;
+  readonly stop?: number | string;
+  readonly maxRecords?: number;
+  readonly keys?: KeySpec;
+  readonly valueBytes?: number;
+  readonly partition?: number;
+}
+
+export interface ConsumerSpec {
+  readonly id: string;
+  /** group.id; absent = manual assignment of every partition of the topics. */
+  readonly group?: string;
+  readonly topics: readonly string[];
+  /** Consumer configs (Kafka names). */
+  readonly config?: Readonly<Record<string, unknown>>;
+  /** How the application processes what it polls (see the consumer's ProcessingModel). */
+  readonly processing?: Readonly<Record<string, unknown>>;
+  /** Start later than the cluster. */
+  readonly start?: number | string;
+  readonly zone?: string;
+}
+
+export interface CaptionSpec {
+  readonly at: number | string;
+  readonly text: string;
+}
+
+export type ExpectationOp = '=' | '!=' | '>' | '>=' | '<' | '<=';
+
+/** A statement about a checker's result: `check op value`, e.g. lost-write = 0. */
+export interface ExpectationSpec {
+  /** A check name from the report (e.g. "lost-write", "errors.NOT_ENOUGH_REPLICAS", "unavailability.longest-ms"). */
+  readonly check: string;
+  readonly op: ExpectationOp;
+  readonly value: number;
+  /** Plain words for the report; generated when absent. */
+  readonly description?: string;
+}

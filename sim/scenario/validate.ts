@@ -1,0 +1,363 @@
+import { parseDuration, ms, type Micros } from '../core/time';
+import {
+  ValidationError,
+  expectArray,
+  expectBoolean,
+  expectNumber,
+  expectObject,
+  expectOneOf,
+  expectString,
+  isRecord,
+  join,
+} from '../core/validate';
+import { isKnownCheck, CHECK_NAMES } from '../check/names';
+import { validateSchedule, type Fault, type TargetResolver } from '../world/nemesis';
+import {
+  BROKER_CONFIGS,
+  CONSUMER_CONFIGS,
+  PRODUCER_CONFIGS,
+  TOPIC_CONFIGS,
+  type BrokerConfig,
+  type ConsumerConfig,
+  type ProducerConfig,
+} from '../kafka/config/configs';
+import { readConfig, resolveConfig } from '../kafka/config/def';
+import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
+import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
+
+/** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
+export interface Scenario {
+  readonly spec: ScenarioSpec;
+  readonly id: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly lesson: string;
+  readonly tags: readonly string[];
+  readonly seed: number | string;
+  readonly durationUs: Micros;
+  readonly quietUs: Micros;
+  readonly trace: 'minimal' | 'standard' | 'full';
+  readonly cluster: ResolvedCluster;
+  readonly topics: readonly ResolvedTopic[];
+  readonly producers: readonly ResolvedProducer[];
+  readonly consumers: readonly ResolvedConsumer[];
+  readonly faults: readonly Fault[];
+  readonly captions: readonly { atUs: Micros; text: string }[];
+  readonly expect: readonly ExpectationSpec[];
+}
+
+export interface ResolvedCluster {
+  readonly controllers: number;
+  readonly brokers: number;
+  /** Per broker id (index id-1): its rack, or null. */
+  readonly racks: readonly (string | null)[];
+  readonly zones: readonly string[];
+  readonly brokerConfig: BrokerConfig;
+  /** The broker overrides as given (Kafka names), to show in the trace header. */
+  readonly brokerOverrides: Readonly<Record<string, unknown>>;
+  readonly eligibleLeaderReplicas: boolean;
+  readonly legacyHighWatermarkTruncation: boolean;
+  readonly network: NonNullable<ScenarioSpec['cluster']>['network'];
+  readonly disk: NonNullable<ScenarioSpec['cluster']>['disk'];
+}
+
+export interface ResolvedTopic {
+  readonly name: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  /** Topic config overrides as strings, as CreateTopics carries them. */
+  readonly configs: Readonly<Record<string, string>>;
+  readonly assignment: readonly (readonly number[])[] | null;
+}
+
+export interface ResolvedProducer {
+  readonly id: string;
+  readonly config: ProducerConfig;
+  readonly workloads: readonly ProducerWorkload[];
+  readonly zone: string | null;
+}
+
+export interface ResolvedConsumer {
+  readonly id: string;
+  readonly group: string | null;
+  readonly topics: readonly string[];
+  readonly config: ConsumerConfig;
+  readonly processing: Readonly<Record<string, unknown>>;
+  readonly startUs: Micros;
+  readonly zone: string | null;
+}
+
+const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'faults', 'captions', 'expect', 'trace'] as const;
+const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
+const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
+const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
+const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition'] as const;
+const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone'] as const;
+const EXPECT_FIELDS = ['check', 'op', 'value', 'description'] as const;
+const OPS: readonly ExpectationOp[] = ['=', '!=', '>', '>=', '<', '<='];
+
+/** Reads a time: milliseconds or a duration text. */
+export function readTime(v: unknown, path: string): Micros {
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return ms(v);
+  if (typeof v === 'string') {
+    const t = parseDuration(v);
+    if (t !== null) return t;
+  }
+  throw new ValidationError(path, v, 'a time in milliseconds (a number >= 0) or a duration such as "30s", "500ms", "2m"');
+}
+
+function readId(v: unknown, path: string): string {
+  const s = expectString(v, path);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(s)) throw new ValidationError(path, s, 'a name of letters, digits, ".", "_" and "-"');
+  return s;
+}
+
+function readKeys(v: unknown, path: string): KeySpec {
+  const o = expectObject(v, path, ['kind', 'key', 'count', 's', 'share', 'salts']);
+  const kind = expectOneOf(o.kind, join(path, 'kind'), ['none', 'fixed', 'uniform', 'zipf', 'hot', 'salted'] as const);
+  const count = () => expectNumber(o.count, join(path, 'count'), { min: 1, integer: true });
+  const share = () => expectNumber(o.share, join(path, 'share'), { min: 0, max: 1 });
+  switch (kind) {
+    case 'none':
+      return { kind };
+    case 'fixed':
+      return { kind, key: expectString(o.key, join(path, 'key')) };
+    case 'uniform':
+      return { kind, count: count() };
+    case 'zipf':
+      return o.s === undefined ? { kind, count: count() } : { kind, count: count(), s: expectNumber(o.s, join(path, 's'), { min: 0.01 }) };
+    case 'hot':
+      return { kind, count: count(), share: share() };
+    case 'salted':
+      return { kind, count: count(), share: share(), salts: expectNumber(o.salts, join(path, 'salts'), { min: 1, integer: true }) };
+  }
+}
+
+function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, number>): ProducerWorkload {
+  const o = expectObject(v, path, WORKLOAD_FIELDS);
+  const topic = expectString(o.topic, join(path, 'topic'));
+  if (!topics.has(topic)) throw new ValidationError(join(path, 'topic'), topic, `a topic of this scenario (${[...topics.keys()].join(', ') || 'none declared'})`);
+  const w: { -readonly [K in keyof ProducerWorkload]: ProducerWorkload[K] } = { topic };
+  if (o.rate !== undefined) w.rate = expectNumber(o.rate, join(path, 'rate'), { min: 0, max: 1_000_000 });
+  if (o.at !== undefined) w.at = expectArray(o.at, join(path, 'at')).map((t, i) => readTime(t, join(join(path, 'at'), i)) / 1000);
+  if (w.rate === undefined && w.at === undefined) throw new ValidationError(join(path, 'rate'), undefined, 'a rate (records per second) or a list of send times in "at"');
+  if (o.start !== undefined) w.startMs = readTime(o.start, join(path, 'start')) / 1000;
+  if (o.stop !== undefined) w.stopMs = readTime(o.stop, join(path, 'stop')) / 1000;
+  if (o.maxRecords !== undefined) w.maxRecords = expectNumber(o.maxRecords, join(path, 'maxRecords'), { min: 1, integer: true });
+  if (o.keys !== undefined) w.keys = readKeys(o.keys, join(path, 'keys'));
+  if (o.valueBytes !== undefined) w.valueBytes = expectNumber(o.valueBytes, join(path, 'valueBytes'), { min: 0, max: 100 * 1024 * 1024, integer: true });
+  if (o.partition !== undefined) {
+    const n = topics.get(topic)!;
+    w.partition = expectNumber(o.partition, join(path, 'partition'), { min: 0, max: n - 1, integer: true });
+  }
+  return w;
+}
+
+function readConfigMap(defs: Parameters<typeof readConfig>[0], v: unknown, path: string): Record<string, unknown> {
+  if (v === undefined) return {};
+  if (!isRecord(v)) throw new ValidationError(path, v, 'an object of Kafka config names to values');
+  const out: Record<string, unknown> = {};
+  for (const [k, raw] of Object.entries(v)) out[k] = readConfig(defs, k, raw, join(path, k));
+  return out;
+}
+
+/**
+ * Checks a scenario document and resolves it. Every error names the field's path, shows the bad value
+ * and says what is allowed; unknown fields are rejected with a "did you mean".
+ */
+export function validateScenario(raw: unknown): Scenario {
+  const o = expectObject(raw, '', SPEC_FIELDS);
+  const id = readId(o.id, 'id');
+  const durationUs = readTime(o.duration, 'duration');
+  if (durationUs <= 0) throw new ValidationError('duration', o.duration, 'a duration > 0');
+  if (durationUs > ms(24 * 3600 * 1000)) throw new ValidationError('duration', o.duration, 'at most 24 hours of simulated time');
+  const quietUs = o.quiet === undefined ? ms(30_000) : readTime(o.quiet, 'quiet');
+
+  // cluster
+  const c = o.cluster === undefined ? {} : expectObject(o.cluster, 'cluster', CLUSTER_FIELDS);
+  const controllers = c.controllers === undefined ? 3 : expectNumber(c.controllers, 'cluster.controllers', { min: 1, max: 9, integer: true });
+  const brokers = c.brokers === undefined ? 3 : expectNumber(c.brokers, 'cluster.brokers', { min: 1, max: 100, integer: true });
+  const racksIn = c.racks === undefined ? null : expectArray(c.racks, 'cluster.racks', { minLength: 1 }).map((r, i) => expectString(r, join('cluster.racks', i)));
+  const zonesIn = c.zones === undefined ? null : expectArray(c.zones, 'cluster.zones', { minLength: 1 }).map((z, i) => expectString(z, join('cluster.zones', i)));
+  const racks = Array.from({ length: brokers }, (_, i) => (racksIn ? racksIn[i % racksIn.length]! : null));
+  const zones = Array.from({ length: brokers }, (_, i) => (zonesIn ? zonesIn[i % zonesIn.length]! : racks[i] ?? 'zone-a'));
+  const brokerOverrides = readConfigMap(BROKER_CONFIGS, c.broker, 'cluster.broker');
+  const brokerConfig = resolveConfig(BROKER_CONFIGS, brokerOverrides, 'cluster.broker');
+  const eligibleLeaderReplicas = c.eligibleLeaderReplicas === undefined ? true : expectBoolean(c.eligibleLeaderReplicas, 'cluster.eligibleLeaderReplicas');
+  const legacyHighWatermarkTruncation =
+    c.legacyHighWatermarkTruncation === undefined ? false : expectBoolean(c.legacyHighWatermarkTruncation, 'cluster.legacyHighWatermarkTruncation');
+  let network: Scenario['cluster']['network'];
+  if (c.network !== undefined) {
+    const n = expectObject(c.network, 'cluster.network', ['sameZoneLatencyMs', 'crossZoneLatencyMs', 'jitterMs', 'bandwidthBytesPerSec']);
+    network = {
+      ...(n.sameZoneLatencyMs !== undefined && { sameZoneLatencyMs: expectNumber(n.sameZoneLatencyMs, 'cluster.network.sameZoneLatencyMs', { min: 0, max: 10_000 }) }),
+      ...(n.crossZoneLatencyMs !== undefined && { crossZoneLatencyMs: expectNumber(n.crossZoneLatencyMs, 'cluster.network.crossZoneLatencyMs', { min: 0, max: 10_000 }) }),
+      ...(n.jitterMs !== undefined && { jitterMs: expectNumber(n.jitterMs, 'cluster.network.jitterMs', { min: 0, max: 10_000 }) }),
+      ...(n.bandwidthBytesPerSec !== undefined && {
+        bandwidthBytesPerSec: n.bandwidthBytesPerSec === null ? null : expectNumber(n.bandwidthBytesPerSec, 'cluster.network.bandwidthBytesPerSec', { min: 1 }),
+      }),
+    };
+  }
+  let disk: Scenario['cluster']['disk'];
+  if (c.disk !== undefined) {
+    const d = expectObject(c.disk, 'cluster.disk', ['fsyncLatencyMs', 'writebackDelayMs', 'tornWriteProbability']);
+    disk = {
+      ...(d.fsyncLatencyMs !== undefined && { fsyncLatencyMs: expectNumber(d.fsyncLatencyMs, 'cluster.disk.fsyncLatencyMs', { min: 0, max: 60_000 }) }),
+      ...(d.writebackDelayMs !== undefined && {
+        writebackDelayMs: d.writebackDelayMs === null ? null : expectNumber(d.writebackDelayMs, 'cluster.disk.writebackDelayMs', { min: 0 }),
+      }),
+      ...(d.tornWriteProbability !== undefined && {
+        tornWriteProbability: expectNumber(d.tornWriteProbability, 'cluster.disk.tornWriteProbability', { min: 0, max: 1 }),
+      }),
+    };
+  }
+
+  // topics
+  const topicNames = new Map<string, number>();
+  const topics: ResolvedTopic[] = (o.topics === undefined ? [] : expectArray(o.topics, 'topics')).map((t, i) => {
+    const p = join('topics', i);
+    const to = expectObject(t, p, TOPIC_FIELDS);
+    const name = readId(to.name, join(p, 'name'));
+    if (name.startsWith('__')) throw new ValidationError(join(p, 'name'), name, 'a name that does not start with "__" (internal topics)');
+    if (topicNames.has(name)) throw new ValidationError(join(p, 'name'), name, 'a name not used by another topic');
+    const partitions = to.partitions === undefined ? brokerConfig['num.partitions'] : expectNumber(to.partitions, join(p, 'partitions'), { min: 1, max: 10_000, integer: true });
+    const replicationFactor =
+      to.replicationFactor === undefined ? brokerConfig['default.replication.factor'] : expectNumber(to.replicationFactor, join(p, 'replicationFactor'), { min: 1, integer: true });
+    if (replicationFactor > brokers) {
+      throw new ValidationError(join(p, 'replicationFactor'), replicationFactor, `at most the number of brokers (${brokers})`);
+    }
+    const configs: Record<string, string> = {};
+    for (const [k, v] of Object.entries(readConfigMap(TOPIC_CONFIGS, to.config, join(p, 'config')))) {
+      configs[k] = Array.isArray(v) ? v.join(',') : String(v);
+    }
+    let assignment: number[][] | null = null;
+    if (to.assignment !== undefined) {
+      const a = expectArray(to.assignment, join(p, 'assignment'));
+      if (a.length !== partitions) throw new ValidationError(join(p, 'assignment'), a, `one replica list per partition (${partitions})`);
+      assignment = a.map((r, j) => {
+        const rp = join(join(p, 'assignment'), j);
+        const ids = expectArray(r, rp, { minLength: 1 }).map((x, k) => expectNumber(x, join(rp, k), { min: 1, max: brokers, integer: true }));
+        if (new Set(ids).size !== ids.length) throw new ValidationError(rp, r, 'distinct broker ids');
+        if (ids.length !== replicationFactor) throw new ValidationError(rp, r, `${replicationFactor} broker ids (the replication factor)`);
+        return ids;
+      });
+    }
+    topicNames.set(name, partitions);
+    return { name, partitions, replicationFactor, configs, assignment };
+  });
+
+  const clientIds = new Set<string>();
+  const claimId = (cid: string, path: string) => {
+    if (clientIds.has(cid) || /^(broker|controller)-\d+$/.test(cid)) throw new ValidationError(path, cid, 'an id not used by another client, broker or controller');
+    clientIds.add(cid);
+  };
+
+  const producers: ResolvedProducer[] = (o.producers === undefined ? [] : expectArray(o.producers, 'producers')).map((pr, i) => {
+    const p = join('producers', i);
+    const po = expectObject(pr, p, PRODUCER_FIELDS);
+    const pid = readId(po.id, join(p, 'id'));
+    claimId(pid, join(p, 'id'));
+    const config = resolveConfig(PRODUCER_CONFIGS, readConfigMap(PRODUCER_CONFIGS, po.config, join(p, 'config')), join(p, 'config'));
+    const ws = Array.isArray(po.workload) ? po.workload : [po.workload];
+    if (po.workload === undefined) throw new ValidationError(join(p, 'workload'), undefined, 'a workload (topic and rate) or a list of them');
+    const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames));
+    return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')) };
+  });
+
+  const consumers: ResolvedConsumer[] = (o.consumers === undefined ? [] : expectArray(o.consumers, 'consumers')).map((cr, i) => {
+    const p = join('consumers', i);
+    const co = expectObject(cr, p, CONSUMER_FIELDS);
+    const cid = readId(co.id, join(p, 'id'));
+    claimId(cid, join(p, 'id'));
+    const ts = expectArray(co.topics, join(p, 'topics'), { minLength: 1 }).map((t, j) => {
+      const name = expectString(t, join(join(p, 'topics'), j));
+      if (!topicNames.has(name)) throw new ValidationError(join(join(p, 'topics'), j), name, `a topic of this scenario (${[...topicNames.keys()].join(', ')})`);
+      return name;
+    });
+    const group = co.group === undefined ? null : readId(co.group, join(p, 'group'));
+    const overrides = readConfigMap(CONSUMER_CONFIGS, co.config, join(p, 'config'));
+    if (group !== null) overrides['group.id'] = group;
+    const config = resolveConfig(CONSUMER_CONFIGS, overrides, join(p, 'config'));
+    const processing = co.processing === undefined ? {} : isRecord(co.processing) ? co.processing : (() => {
+      throw new ValidationError(join(p, 'processing'), co.processing, 'an object describing the processing model');
+    })();
+    return {
+      id: cid,
+      group,
+      topics: ts,
+      config,
+      processing,
+      startUs: co.start === undefined ? 0 : readTime(co.start, join(p, 'start')),
+      zone: co.zone === undefined ? null : expectString(co.zone, join(p, 'zone')),
+    };
+  });
+
+  // faults: validated against the hosts this scenario will have and the Kafka-level selectors
+  const hostIds = [
+    ...Array.from({ length: controllers }, (_, i) => `controller-${i + 1}`),
+    ...Array.from({ length: brokers }, (_, i) => `broker-${i + 1}`),
+    ...producers.map((p) => p.id),
+    ...consumers.map((c) => c.id),
+  ];
+  const faults = validateSchedule(o.faults ?? [], scenarioResolver(hostIds), 'faults');
+  for (const f of faults) {
+    if (f.atUs > durationUs) throw new ValidationError(join(join('faults', f.index), 'at'), f.atUs / 1000, `a time within the duration (${durationUs / 1000} ms)`);
+  }
+
+  const captions = (o.captions === undefined ? [] : expectArray(o.captions, 'captions')).map((cp, i) => {
+    const p = join('captions', i);
+    const co = expectObject(cp, p, ['at', 'text']);
+    return { atUs: readTime(co.at, join(p, 'at')), text: expectString(co.text, join(p, 'text')) };
+  });
+
+  const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ExpectationSpec => {
+    const p = join('expect', i);
+    const eo = expectObject(e, p, EXPECT_FIELDS);
+    const check = expectString(eo.check, join(p, 'check'));
+    if (!isKnownCheck(check)) {
+      throw new ValidationError(join(p, 'check'), check, `a check name (${CHECK_NAMES.join(', ')}, or errors.<KAFKA_ERROR>)`);
+    }
+    const op = expectOneOf(eo.op, join(p, 'op'), OPS);
+    const value = expectNumber(eo.value, join(p, 'value'));
+    return eo.description === undefined ? { check, op, value } : { check, op, value, description: expectString(eo.description, join(p, 'description')) };
+  });
+
+  const tags = o.tags === undefined ? [] : expectArray(o.tags, 'tags').map((t, i) => expectString(t, join('tags', i)));
+  const trace = o.trace === undefined ? 'standard' : expectOneOf(o.trace, 'trace', ['minimal', 'standard', 'full'] as const);
+  let seed: number | string = 1;
+  if (o.seed !== undefined) {
+    if (typeof o.seed !== 'number' && typeof o.seed !== 'string') throw new ValidationError('seed', o.seed, 'a number or a string');
+    seed = o.seed;
+  }
+
+  return {
+    spec: raw as ScenarioSpec,
+    id,
+    title: o.title === undefined ? id : expectString(o.title, 'title'),
+    summary: o.summary === undefined ? '' : expectString(o.summary, 'summary'),
+    lesson: o.lesson === undefined ? '' : expectString(o.lesson, 'lesson'),
+    tags,
+    seed,
+    durationUs,
+    quietUs,
+    trace,
+    cluster: { controllers, brokers, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, network, disk },
+    topics,
+    producers,
+    consumers,
+    faults,
+    captions,
+    expect,
+  };
+}
+
+/** The selectors a scenario's faults may use: hosts, zones, racks, tags, and Kafka-level ones. */
+export const KAFKA_SELECTOR_PREFIXES = ['leader:', 'follower:', 'controller:', 'broker:'] as const;
+
+export function scenarioResolver(hostIds: readonly string[]): TargetResolver {
+  return {
+    prefixes: ['zone:', 'rack:', 'tag:', ...KAFKA_SELECTOR_PREFIXES],
+    hostIds,
+    resolve: () => null,
+  };
+}
