@@ -1,6 +1,19 @@
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { runCheckers } from '../check/checkers';
+import { describeGroups, describeTopics } from '../check/describe';
+import { Fnv1a64 } from '../core/hash';
+import { formatTime, parseDuration } from '../core/time';
+import { JsonlSink, TraceFormatError, parseTrace, type TraceSink } from '../core/trace';
+import { ValidationError } from '../core/validate';
+import { evaluateExpectations, runScenario, type RunResult } from '../scenario/runner';
+import { validateScenario, type Scenario } from '../scenario/validate';
+import { parseArgs, single } from './args';
 import { demo } from './demo';
+import { CliError } from './errors';
+import { librarySpecs, loadScenario } from './library';
+import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
 
-export class CliError extends Error {}
+export { CliError } from './errors';
 
 export interface CliIo {
   out(s: string): void;
@@ -8,25 +21,229 @@ export interface CliIo {
   color: boolean;
 }
 
-const USAGE = `kafkasim — a deterministic simulator of an Apache Kafka 4.x cluster
+interface Command {
+  readonly summary: string;
+  readonly help: string;
+  run(args: string[], io: CliIo): number;
+}
 
-Usage:
-  kafkasim demo              run the built-in demonstration
-  kafkasim help [command]    show help
+const COMMANDS: Record<string, Command> = {
+  list: {
+    summary: 'list the scenario library',
+    help: `kafkasim list [--json]
 
-Options:
-  -h, --help                 show help for a command
-`;
-
-const COMMANDS: Record<string, { help: string; run: (args: string[], io: CliIo) => number }> = {
-  demo: {
-    help: `kafkasim demo\n\nRuns the built-in demonstration and prints what it shows.\n`,
+Lists the scenarios in scenarios/: id, title and what each shows.
+  --json   one JSON array of {id, title, summary, tags}
+`,
     run: (args, io) => {
-      if (args.length > 0) throw new CliError(`demo takes no arguments (got ${JSON.stringify(args[0])})`);
-      return demo(io);
+      const p = parseArgs('list', args, { json: {} });
+      if (p.positional.length > 0) throw new CliError(`list takes no arguments (got ${JSON.stringify(p.positional[0])})`);
+      const specs = librarySpecs();
+      if (p.flags.has('json')) {
+        io.out(JSON.stringify(specs.map((s) => ({ id: s.id, title: s.title ?? s.id, summary: s.summary ?? '', tags: s.tags ?? [] }))) + '\n');
+        return 0;
+      }
+      io.out(table(['ID', 'TITLE'], specs.map((s) => [s.id, s.title ?? ''])));
+      io.out(`\n${specs.length} scenarios. Run one with: npx kafkasim run <id>\n`);
+      return 0;
+    },
+  },
+  run: {
+    summary: 'run a scenario and check its guarantees',
+    help: `kafkasim run <scenario-id | file.json> [options]
+
+Runs a scenario, then reports whether its expectations held, the checkers' findings, each partition's
+final state (as kafka-topics --describe) and each group's lag (as kafka-consumer-groups --describe).
+
+  --seed N            the random seed (default: the scenario's, or 1)
+  --set scope.k=v     override a config on every producer, consumer, topic or broker, e.g.
+                      --set producer.acks=1  --set topic.min.insync.replicas=2
+                      --set broker.replica.lag.time.max.ms=10000  --set cluster.brokers=5  (repeatable)
+  --duration 60s      run this long instead of the scenario's duration
+  --trace out.jsonl   write the whole trace as JSON Lines
+  --json              print exactly one JSON object:
+                      {scenario, seed, simulatedMs, events, wallMs, traceHash, checks, expectations, ok}
+
+Exit codes: 0 every expectation held, 1 one failed, 2 bad input.
+`,
+    run: (args, io) => {
+      const p = parseArgs('run', args, { seed: { value: true }, set: { value: true, repeat: true }, duration: { value: true }, trace: { value: true }, json: {} });
+      if (p.positional.length !== 1) throw new CliError(`run needs exactly one scenario id or file (got ${p.positional.length}); see kafkasim run --help`);
+      const sets = [...(p.values.get('set') ?? [])];
+      const duration = single(p, 'duration');
+      if (duration !== undefined) {
+        if (parseDuration(duration) === null) throw new CliError(`--duration: ${JSON.stringify(duration)} is not a duration; use e.g. 60s, 1500ms, 2m`);
+      }
+      let scenario = loadScenario(p.positional[0]!, sets);
+      if (duration !== undefined) scenario = withDuration(scenario, duration);
+      const seed = readSeed(single(p, 'seed'));
+      const tracePath = single(p, 'trace');
+      const { result, wallMs } = timed(scenario, seed, tracePath);
+      if (p.flags.has('json')) {
+        io.out(JSON.stringify(jsonReport(result, wallMs)) + '\n');
+      } else {
+        io.out(textReport(scenario, result, wallMs, io.color));
+      }
+      return result.ok ? 0 : 1;
+    },
+  },
+  check: {
+    summary: 'run the checkers on a saved trace',
+    help: `kafkasim check <trace.jsonl> [--json]
+
+Runs every checker on a trace written by \`kafkasim run --trace\`, and the expectations of the scenario
+recorded in its header. The output is the same as the run's.
+`,
+    run: (args, io) => {
+      const p = parseArgs('check', args, { json: {} });
+      if (p.positional.length !== 1) throw new CliError(`check needs exactly one trace file (got ${p.positional.length})`);
+      const file = p.positional[0]!;
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        throw new CliError(`cannot read ${file}: no such file`);
+      }
+      let parsed;
+      try {
+        parsed = parseTrace(text);
+      } catch (e) {
+        if (e instanceof TraceFormatError) throw new CliError(`${file}: ${e.message}`);
+        throw e;
+      }
+      const h = new Fnv1a64();
+      for (const line of text.split('\n')) if (line.trim() !== '') h.update(line).update('\n');
+      const checks = runCheckers(parsed.events);
+      const cfg = parsed.header.config as { spec?: unknown };
+      let expect: Scenario['expect'] = [];
+      try {
+        if (cfg?.spec) expect = validateScenario(cfg.spec).expect;
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+      }
+      const expectations = evaluateExpectations(expect, checks);
+      const ok = expectations.every((e) => e.ok);
+      const start = parsed.events.find((e) => e.kind === 'scenario.start')?.t ?? 0;
+      const last = parsed.events[parsed.events.length - 1]?.t ?? 0;
+      if (p.flags.has('json')) {
+        io.out(
+          JSON.stringify({
+            scenario: parsed.header.scenario,
+            seed: parsed.header.seed,
+            simulatedMs: (last - start) / 1000,
+            events: parsed.events.length,
+            wallMs: 0,
+            traceHash: h.hex(),
+            checks: stripChecks(checks),
+            expectations: expectations.map((e) => ({ description: e.description, ok: e.ok })),
+            ok,
+          }) + '\n',
+        );
+      } else {
+        const st = style(io.color);
+        io.out(`${st.bold(parsed.header.scenario)} (seed ${parsed.header.seed}) from ${file}: ${parsed.events.length} events, trace hash ${h.hex()}\n\n`);
+        io.out(renderExpectations(expectations, st) + '\n' + renderChecks(checks, st) + renderStories(checks));
+        const topics = renderTopics(describeTopics(parsed.events));
+        if (topics) io.out('\n' + topics);
+        const groups = renderGroups(describeGroups(parsed.events));
+        if (groups) io.out('\n' + groups);
+      }
+      return ok ? 0 : 1;
+    },
+  },
+  demo: {
+    summary: 'run a tour of the scenario library and print what each shows',
+    help: `kafkasim demo [--all]
+
+Runs a representative part of the scenario library (under a minute) and prints a table: scenario, what it
+shows, what was expected, what was observed, and whether it held.
+  --all    run the whole library
+`,
+    run: (args, io) => {
+      const p = parseArgs('demo', args, { all: {} });
+      if (p.positional.length > 0) throw new CliError(`demo takes no arguments (got ${JSON.stringify(p.positional[0])})`);
+      return demo(io, p.flags.has('all'));
     },
   },
 };
+
+function readSeed(v: string | undefined): number | string | undefined {
+  if (v === undefined) return undefined;
+  if (v.trim() === '') throw new CliError('--seed: an empty seed; give a number or a word');
+  return /^-?\d+$/.test(v) ? Number(v) : v;
+}
+
+function withDuration(s: Scenario, d: string): Scenario {
+  return validateScenario({ ...s.spec, duration: d });
+}
+
+function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined): { result: RunResult; wallMs: number } {
+  const sinks: TraceSink[] = [];
+  let fd: number | undefined;
+  if (tracePath) {
+    try {
+      fd = openSync(tracePath, 'w');
+    } catch {
+      throw new CliError(`--trace: cannot write ${tracePath}`);
+    }
+    const out = fd;
+    sinks.push(new JsonlSink((line) => writeSync(out, line)));
+  }
+  const t0 = performance.now(); // determinism-ok: wall-clock time of the CLI, reported, never fed into the run
+  try {
+    const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks });
+    return { result, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function stripChecks(checks: RunResult['checks']): Record<string, { count: number; examples: readonly string[] }> {
+  const out: Record<string, { count: number; examples: readonly string[] }> = {};
+  for (const [k, v] of Object.entries(checks)) out[k] = { count: v.count, examples: v.examples };
+  return out;
+}
+
+export function jsonReport(r: RunResult, wallMs: number): object {
+  return {
+    scenario: r.scenario,
+    seed: r.seed,
+    simulatedMs: r.simulatedMs,
+    events: r.events,
+    wallMs,
+    traceHash: r.traceHash,
+    checks: stripChecks(r.checks),
+    expectations: r.expectations.map((e) => ({ description: e.description, ok: e.ok })),
+    ok: r.ok,
+  };
+}
+
+function textReport(s: Scenario, r: RunResult, wallMs: number, color: boolean): string {
+  const st = style(color);
+  let out = `${st.bold(s.title)} ${st.dim(`(${s.id}, seed ${r.seed})`)}\n`;
+  if (s.summary) out += `${s.summary}\n`;
+  out += st.dim(`${formatTime(r.simulatedMs * 1000)} simulated in ${wallMs} ms, ${r.events} trace events, trace hash ${r.traceHash}`) + '\n\n';
+  out += renderExpectations(r.expectations, st) + '\n';
+  out += renderChecks(r.checks, st);
+  out += renderStories(r.checks);
+  const topics = renderTopics(describeTopics(r.trace));
+  if (topics) out += '\n' + topics;
+  const groups = renderGroups(describeGroups(r.trace));
+  if (groups) out += '\n' + groups;
+  out += '\n' + (r.ok ? st.ok('All expectations held.') : st.bad('Some expectations failed.')) + '\n';
+  return out;
+}
+
+const USAGE = `kafkasim — a deterministic simulator of an Apache Kafka 4.x cluster
+
+Usage:
+${Object.entries(COMMANDS)
+  .map(([n, c]) => `  kafkasim ${n.padEnd(8)} ${c.summary}`)
+  .join('\n')}
+  kafkasim help [command]
+
+Run \`kafkasim <command> --help\` for a command's options.
+`;
 
 export function runCli(argv: string[], io: CliIo): number {
   const [cmd, ...rest] = argv;
@@ -36,6 +253,7 @@ export function runCli(argv: string[], io: CliIo): number {
   }
   if (cmd === 'help') {
     const c = rest[0] ? COMMANDS[rest[0]] : undefined;
+    if (rest[0] && !c) throw new CliError(`no command named ${JSON.stringify(rest[0])}; the commands are: ${Object.keys(COMMANDS).join(', ')}`);
     io.out(c ? c.help : USAGE);
     return 0;
   }

@@ -29,6 +29,7 @@ export function toSeconds(t: Micros): number {
 
 /** "12.345s" or "850ms" or "40us": for people, never for parsing. */
 export function formatTime(t: Micros): string {
+  if (t < 0) return `-${formatTime(-t)}`;
   if (t >= MICROS_PER_SECOND) return `${(t / MICROS_PER_SECOND).toFixed(3)}s`;
   if (t >= MICROS_PER_MS) return `${(t / MICROS_PER_MS).toFixed(t % MICROS_PER_MS === 0 ? 0 : 3)}ms`;
   return `${t}us`;

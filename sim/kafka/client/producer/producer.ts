@@ -93,6 +93,8 @@ export class Producer extends Process {
   private senderTimerAt = Infinity;
   private readonly blocked: Blocked[] = [];
   private sentCount = 0;
+  /** The workload generator stopped (the scenario's quiet period); sends in flight still complete. */
+  private workloadStopped = false;
   private readonly valuePrefix: string;
 
   constructor(
@@ -147,6 +149,7 @@ export class Producer extends Process {
     const valueBytes = w.valueBytes ?? 100;
     let count = 0;
     const sendOne = (): void => {
+      if (this.workloadStopped) return;
       count++;
       const value = `${this.valuePrefix}:${this.sentCount++}`;
       this.produce(w.topic, drawKey(keys, random), value, valueBytes, w.partition);
@@ -178,9 +181,14 @@ export class Producer extends Process {
         sendOne();
         next += Math.max(1, Math.round(random.exponential(meanUs)));
       }
-      if (next < stop && (w.maxRecords === undefined || count < w.maxRecords)) this.setTimer(Math.max(0, next - this.now), tick);
+      if (!this.workloadStopped && next < stop && (w.maxRecords === undefined || count < w.maxRecords)) this.setTimer(Math.max(0, next - this.now), tick);
     };
     if (next < stop) this.setTimer(Math.max(0, next - this.now), tick);
+  }
+
+  /** Stops generating records; what was sent still completes (the scenario's quiet period). */
+  stopWorkload(): void {
+    this.workloadStopped = true;
   }
 
   /** KafkaProducer.send(): choose the partition, append to the accumulator, wake the sender. */

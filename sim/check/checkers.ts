@@ -1,0 +1,439 @@
+import { formatTime } from '../core/time';
+import type { TraceEvent } from '../core/trace';
+import { History, tp, type FinalPartition, type SendOp } from './history';
+import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
+import { lostWriteStory } from './stories';
+
+/** One checker's result: how many, and a few examples in words. */
+export interface CheckResult {
+  readonly count: number;
+  readonly examples: readonly string[];
+  /** For lost writes: each one's story, in order. */
+  readonly stories?: readonly (readonly string[])[];
+  /** Values involved (for the UI to highlight). */
+  readonly values?: readonly string[];
+}
+
+export type CheckReport = Record<string, CheckResult>;
+
+const MAX_EXAMPLES = 5;
+
+function result(count: number, examples: string[], extra: Partial<CheckResult> = {}): CheckResult {
+  return { count, examples: examples.slice(0, MAX_EXAMPLES), ...extra };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+const ms3 = (us: number) => Math.round(us / 10) / 100;
+
+/** Whether a record that is not in the final log left it legitimately (retention, or a newer value for its key under compaction). */
+function goneLegitimately(op: SendOp, offset: number, f: FinalPartition): boolean {
+  if (offset >= 0 && offset < f.logStartOffset) return true;
+  if (f.compacted && op.key !== null) {
+    const last = f.lastOffsetOfKey.get(op.key);
+    if (last !== undefined && (offset < 0 || last > offset)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs every checker over a trace. Each result names what it found; a report always holds every checker,
+ * with count 0 when nothing was found.
+ */
+export function runCheckers(events: readonly TraceEvent[]): CheckReport {
+  const h = new History(events);
+  const at = (t: number) => formatTime(t - h.startUs);
+  const out: Record<string, CheckResult> = {};
+  const set = (name: CheckName, r: CheckResult) => (out[name] = r);
+
+  // ---- producer outcomes ----
+  const acked = h.sendsInOrder.filter((s) => s.status === 'ok');
+  set('acked', result(acked.length, []));
+  const failed = h.sendsInOrder.filter((s) => s.status === 'fail');
+  set('send-failed', result(failed.length, failed.map((s) => `${s.value} to ${tp(s.topic, s.partition)} failed with ${s.error}`)));
+  const unknown = h.sendsInOrder.filter((s) => s.status === 'unknown');
+  set('send-unknown', result(unknown.length, unknown.map((s) => `${s.value} sent at ${at(s.invokeUs)} never completed`)));
+
+  // ---- lost writes (the simulator's truth) ----
+  const lost: SendOp[] = [];
+  for (const s of acked) {
+    const leaderAppend = h.leaderAppends.get(s.value);
+    const partition = leaderAppend?.partition ?? s.partition;
+    const f = h.finals.get(tp(s.topic, partition));
+    if (!f) continue;
+    if (f.byValue.has(s.value)) continue;
+    const offset = s.offset >= 0 ? s.offset : (leaderAppend?.offset ?? -1);
+    if (goneLegitimately(s, offset, f)) continue;
+    lost.push(s);
+  }
+  set(
+    'lost-write',
+    result(
+      lost.length,
+      lost.map((s) => `${s.value} acknowledged at ${at(s.ackUs)} (${tp(s.topic, s.partition)} offset ${s.offset}, acks=${s.acks}) is not in the final log`),
+      { stories: lost.slice(0, 20).map((s) => lostWriteStory(events, h, s)), values: lost.map((s) => s.value) },
+    ),
+  );
+
+  // ---- what consumers saw ----
+  const seen = new Set<string>();
+  const maxReadOffset = new Map<string, number>();
+  const observed = new Map<string, Map<number, Set<string | null>>>();
+  const observe = (key: string, offset: number, value: string | null) => {
+    let m = observed.get(key);
+    if (!m) observed.set(key, (m = new Map()));
+    let vs = m.get(offset);
+    if (!vs) m.set(offset, (vs = new Set()));
+    vs.add(value);
+  };
+  let recordsRead = 0;
+  for (const p of h.polls) {
+    const key = tp(p.topic, p.partition);
+    recordsRead += p.offsets.length;
+    p.offsets.forEach((o, i) => {
+      const v = p.values[i] ?? null;
+      if (v !== null) seen.add(v);
+      observe(key, o, v);
+      if (o > (maxReadOffset.get(key) ?? -1)) maxReadOffset.set(key, o);
+    });
+  }
+  set('records-read', result(recordsRead, []));
+
+  // Jepsen's lost write: acknowledged, below the highest offset read in its partition, never read.
+  const jepsenLost = acked.filter((s) => s.offset >= 0 && !seen.has(s.value) && s.offset < (maxReadOffset.get(tp(s.topic, s.partition)) ?? -1));
+  set('lost-write-jepsen', result(jepsenLost.length, jepsenLost.map((s) => `${s.value} at ${tp(s.topic, s.partition)} offset ${s.offset} was never read, though later offsets were`), { values: jepsenLost.map((s) => s.value) }));
+
+  const consumed = h.consumedTopics();
+  const unseen = acked.filter((s) => consumed.has(s.topic) && !seen.has(s.value));
+  set('unseen', result(unseen.length, unseen.map((s) => `${s.value} (${tp(s.topic, s.partition)} offset ${s.offset}) was acknowledged but never read`), { values: unseen.map((s) => s.value) }));
+
+  // Duplicates: one value at several offsets of the final log, or read at several offsets.
+  const dupValues = new Set<string>();
+  const dupExamples: string[] = [];
+  for (const f of h.finals.values()) {
+    for (const [v, offs] of f.byValue) {
+      if (offs.length > 1 && !dupValues.has(v)) {
+        dupValues.add(v);
+        dupExamples.push(`${v} is at offsets ${offs.join(', ')} of ${tp(f.topic, f.partition)}`);
+      }
+    }
+  }
+  const readAt = new Map<string, Set<string>>();
+  for (const p of h.polls) {
+    p.offsets.forEach((o, i) => {
+      const v = p.values[i];
+      if (v === null || v === undefined) return;
+      let s = readAt.get(v);
+      if (!s) readAt.set(v, (s = new Set()));
+      s.add(`${tp(p.topic, p.partition)}@${o}`);
+    });
+  }
+  for (const [v, where] of readAt) {
+    if (where.size > 1 && !dupValues.has(v)) {
+      dupValues.add(v);
+      dupExamples.push(`${v} was read at ${[...where].join(' and ')}`);
+    }
+  }
+  set('duplicate', result(dupValues.size, dupExamples, { values: [...dupValues] }));
+
+  // Inconsistent offsets: one offset seen with two values (acks, polls and the final log all count).
+  for (const s of acked) if (s.offset >= 0 && s.acks !== '0') observe(tp(s.topic, s.partition), s.offset, s.value);
+  for (const f of h.finals.values()) for (const [o, v] of f.byOffset) observe(tp(f.topic, f.partition), o, v);
+  const inconsistent: string[] = [];
+  for (const [key, m] of observed) {
+    for (const [o, vs] of m) if (vs.size > 1) inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
+  }
+  set('inconsistent-offsets', result(inconsistent.length, inconsistent));
+
+  // Poll order per consumer and partition, reset by any assignment change, seek or offset reset.
+  const skips: string[] = [];
+  const nonmono: string[] = [];
+  const lastPos = new Map<string, number>();
+  for (const e of events) {
+    if (e.kind === 'consumer.assignment' || e.kind === 'consumer.seek' || e.kind === 'consumer.offset.reset' || e.kind === 'consumer.truncation') {
+      for (const k of [...lastPos.keys()]) if (k.startsWith(`${e.node}\u0000`)) lastPos.delete(k);
+      continue;
+    }
+    if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
+      for (const pid of (e.processes as string[]) ?? []) for (const k of [...lastPos.keys()]) if (k.startsWith(`${pid}\u0000`)) lastPos.delete(k);
+      continue;
+    }
+    if (e.kind !== 'consumer.poll') continue;
+    for (const r of e.records as { topic: string; partition: number; offsets: number[] }[]) {
+      if (r.offsets.length === 0) continue;
+      const k = `${e.node}\u0000${tp(r.topic, r.partition)}`;
+      const prev = lastPos.get(k);
+      const first = r.offsets[0]!;
+      if (prev !== undefined) {
+        if (first <= prev) nonmono.push(`${e.node} read ${tp(r.topic, r.partition)} offset ${first} at ${at(e.t)} after having read up to ${prev}`);
+        else {
+          const f = h.finals.get(tp(r.topic, r.partition));
+          const skipped = f ? f.offsets.filter((o) => o > prev && o < first) : [];
+          if (skipped.length > 0) skips.push(`${e.node} jumped from offset ${prev} to ${first} in ${tp(r.topic, r.partition)} at ${at(e.t)}, skipping ${skipped.length} record(s)`);
+        }
+      }
+      lastPos.set(k, r.offsets[r.offsets.length - 1]!);
+    }
+  }
+  set('poll-skip', result(skips.length, skips));
+  set('nonmonotonic-poll', result(nonmono.length, nonmono));
+
+  // A producer's acknowledged sends to one key must land in the order it sent them.
+  const lastOfKey = new Map<string, { offset: number; value: string }>();
+  const reorders: string[] = [];
+  for (const s of h.sendsInOrder) {
+    if (s.status !== 'ok' || s.offset < 0 || s.key === null) continue;
+    const k = `${s.producer}\u0000${s.topic}\u0000${s.key}`;
+    const prev = lastOfKey.get(k);
+    if (prev && s.offset < prev.offset) {
+      reorders.push(`${s.producer} sent ${prev.value} before ${s.value} (key ${s.key}) but they landed at offsets ${prev.offset} and ${s.offset}`);
+    }
+    if (!prev || s.offset > prev.offset) lastOfKey.set(k, { offset: s.offset, value: s.value });
+  }
+  set('nonmonotonic-send', result(reorders.length, reorders));
+
+  // G1a: reading a value whose send definitely failed.
+  const aborted = [...seen].filter((v) => {
+    const s = h.sends.get(v);
+    return s !== undefined && s.status === 'fail' && s.definite;
+  });
+  set('G1a', result(aborted.length, aborted.map((v) => `${v} was read although its send failed with ${h.sends.get(v)!.error}`)));
+
+  // Read, then gone: a consumer saw a record that later vanished from the log.
+  const truncatedReads: string[] = [];
+  for (const p of h.polls) {
+    const f = h.finals.get(tp(p.topic, p.partition));
+    if (!f) continue;
+    p.offsets.forEach((o, i) => {
+      const v = p.values[i] ?? null;
+      if (o < f.logStartOffset || f.byOffset.get(o) === v) return;
+      if (f.compacted) return;
+      truncatedReads.push(`${p.consumer} read ${v} at ${tp(p.topic, p.partition)} offset ${o} (${at(p.t)}); the final log has ${f.byOffset.has(o) ? f.byOffset.get(o) : 'nothing'} there`);
+    });
+  }
+  set('read-then-truncated', result(truncatedReads.length, truncatedReads));
+
+  // Elections from outside the ISR.
+  const unclean = events.filter((e) => e.kind === 'controller.election' && (e.source === 'UNCLEAN' || e.source === 'LAST_KNOWN_LEADER'));
+  set(
+    'elected-outside-isr',
+    result(unclean.length, unclean.map((e) => `broker ${e.leader as number} became leader of ${tp(e.topic as string, e.partition as number)} at ${at(e.t)} by ${e.source === 'UNCLEAN' ? 'unclean election' : 'the last-known-leader rule'}`)),
+  );
+  set('elections', result(events.filter((e) => e.kind === 'controller.election').length, []));
+  set('controller-elections', result(events.filter((e) => e.kind === 'controller.active').length, []));
+
+  // Acknowledged while only in page cache: no replica had fsynced the record when it was acknowledged.
+  set('acked-unflushed', ackedUnflushed(events, h, acked));
+
+  groupChecks(events, h, set);
+  serviceFigures(events, h, acked, set);
+
+  // Errors by name, as producers and consumers saw them.
+  const errors = new Map<string, number>();
+  for (const e of events) {
+    if (e.kind === 'send.retry' || e.kind === 'send.fail' || e.kind === 'consumer.error') {
+      const name = e.error as string;
+      const n = e.kind === 'send.fail' ? (e.values as string[]).length : 1;
+      errors.set(name, (errors.get(name) ?? 0) + n);
+    }
+  }
+  for (const [name, n] of [...errors].sort()) out[`${ERROR_CHECK_PREFIX}${name}`] = result(n, []);
+
+  for (const name of CHECK_NAMES) if (!(name in out)) throw new Error(`checker ${name} produced no result`);
+  return out;
+}
+
+/** A check by name, 0 when absent (errors.X that never happened). */
+export function checkValue(report: CheckReport, name: string): number {
+  return report[name]?.count ?? 0;
+}
+
+function ackedUnflushed(events: readonly TraceEvent[], h: History, acked: readonly SendOp[]): CheckResult {
+  const at = (t: number) => formatTime(t - h.startUs);
+  // Durable offsets per (broker, partition) over time, from the log's flush events.
+  const flushes = new Map<string, { t: number; upTo: number }[]>();
+  for (const e of events) {
+    if (e.kind !== 'log.flush') continue;
+    const key = `${e.topic as string}-${e.partition as number}`;
+    let list = flushes.get(key);
+    if (!list) flushes.set(key, (list = []));
+    list.push({ t: (e.completesAt as number | undefined) ?? e.t, upTo: e.upTo as number });
+  }
+  const unflushed: SendOp[] = [];
+  for (const s of acked) {
+    const offset = s.offset >= 0 ? s.offset : (h.leaderAppends.get(s.value)?.offset ?? -1);
+    if (offset < 0) continue;
+    const list = flushes.get(tp(s.topic, s.partition));
+    const durable = list?.some((f) => f.t <= s.ackUs && f.upTo > offset) ?? false;
+    if (!durable) unflushed.push(s);
+  }
+  return result(unflushed.length, unflushed.slice(0, 1).map((s) => `${s.value} was acknowledged at ${at(s.ackUs)} while only in page cache`));
+}
+
+function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckName, r: CheckResult) => void): void {
+  const at = (t: number) => formatTime(t - h.startUs);
+  // Ownership per group: member -> owned partitions; an overlap is a partition owned by two live members.
+  const owned = new Map<string, Map<string, Set<string>>>();
+  const memberOf = new Map<string, { group: string; member: string }>();
+  const overlaps: string[] = [];
+  const check = (group: string, t: number) => {
+    const g = owned.get(group);
+    if (!g) return;
+    const owner = new Map<string, string>();
+    for (const [m, ps] of g) {
+      for (const p of ps) {
+        const o = owner.get(p);
+        if (o !== undefined && o !== m) overlaps.push(`${p} was owned by ${o} and ${m} in group ${group} at ${at(t)}`);
+        else owner.set(p, m);
+      }
+    }
+  };
+  for (const e of events) {
+    if (e.kind === 'consumer.assignment' && e.group) {
+      const group = e.group as string;
+      let g = owned.get(group);
+      if (!g) owned.set(group, (g = new Map()));
+      g.set(e.node, new Set(e.owned as string[]));
+      memberOf.set(e.node, { group, member: e.memberId as string });
+      check(group, e.t);
+    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'consumer.close') {
+      const procs = e.kind === 'consumer.close' ? [e.node] : ((e.processes as string[]) ?? []);
+      for (const p of procs) {
+        const m = memberOf.get(p);
+        if (m) owned.get(m.group)?.delete(p);
+      }
+    }
+  }
+  set('group-overlap', result(overlaps.length, overlaps));
+
+  // Committed offsets that moved backwards.
+  const committed = new Map<string, number>();
+  const backwards: string[] = [];
+  for (const e of events) {
+    if (e.kind !== 'consumer.commit' || !e.ok) continue;
+    for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
+      const k = `${e.group as string}\u0000${tp(o.topic, o.partition)}`;
+      const prev = committed.get(k);
+      if (prev !== undefined && o.offset < prev) backwards.push(`group ${e.group as string} committed ${tp(o.topic, o.partition)} offset ${o.offset} after ${prev} (${at(e.t)})`);
+      committed.set(k, o.offset);
+    }
+  }
+  set('commit-backwards', result(backwards.length, backwards));
+
+  // Re-reads: a group reading one offset more than once.
+  const readByGroup = new Map<string, Set<string>>();
+  let rereads = 0;
+  for (const p of h.polls) {
+    const g = p.group ?? p.consumer;
+    let s = readByGroup.get(g);
+    if (!s) readByGroup.set(g, (s = new Set()));
+    for (const o of p.offsets) {
+      const k = `${tp(p.topic, p.partition)}@${o}`;
+      if (s.has(k)) rereads++;
+      else s.add(k);
+    }
+  }
+  set('re-reads', result(rereads, []));
+
+  set('rebalances', result(events.filter((e) => e.kind === 'group.rebalance').length, []));
+  const pauses = events.filter((e) => e.kind === 'consumer.pause');
+  const members = new Set(pauses.map((e) => e.node));
+  const totalPause = pauses.reduce((a, e) => a + (e.durationMs as number), 0);
+  set('rebalance.pause-ms', result(members.size === 0 ? 0 : Math.round(totalPause / members.size), []));
+  set('dead-lettered', result(events.filter((e) => e.kind === 'consumer.dead-letter' && e.ok).length, []));
+
+  // Lag: high watermark minus committed offset, per group and partition, over time.
+  const hw = new Map<string, number>();
+  const lastCommit = new Map<string, number>();
+  let lagMax = 0;
+  const lagNow = () => {
+    let worst = 0;
+    for (const [k, c] of lastCommit) {
+      const key = k.slice(k.indexOf('\u0000') + 1);
+      worst = Math.max(worst, (hw.get(key) ?? 0) - c);
+    }
+    return worst;
+  };
+  for (const e of events) {
+    if (e.kind === 'replica.hw') hw.set(tp(e.topic as string, e.partition as number), e.hw as number);
+    else if (e.kind === 'consumer.commit' && e.ok) {
+      for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) lastCommit.set(`${e.group as string}\u0000${tp(o.topic, o.partition)}`, o.offset);
+      lagMax = Math.max(lagMax, lagNow());
+    }
+  }
+  let lagFinal = 0;
+  for (const [k, c] of lastCommit) {
+    const key = k.slice(k.indexOf('\u0000') + 1);
+    const f = h.finals.get(key);
+    lagFinal += Math.max(0, (f?.highWatermark ?? hw.get(key) ?? 0) - c);
+  }
+  set('lag.max', result(Math.max(lagMax, lagFinal), []));
+  set('lag.final', result(lagFinal, []));
+}
+
+function serviceFigures(events: readonly TraceEvent[], h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {
+  const at = (t: number) => formatTime(t - h.startUs);
+  // Unavailability per producer and partition: the longest stretch with records outstanding and no
+  // acknowledgement arriving (healthy partitions answer within milliseconds). The total adds the
+  // stretches longer than a second.
+  const end = h.quietUs >= 0 ? h.quietUs : h.endUs;
+  const streams = new Map<string, { t: number; kind: 'invoke' | 'done' }[]>();
+  const push = (k: string, t: number, kind: 'invoke' | 'done') => {
+    let l = streams.get(k);
+    if (!l) streams.set(k, (l = []));
+    l.push({ t, kind });
+  };
+  for (const op of h.sendsInOrder) {
+    if (op.partition < 0) continue;
+    const k = `${op.producer} ${tp(op.topic, op.partition)}`;
+    push(k, op.invokeUs, 'invoke');
+    if (op.status !== 'unknown') push(k, op.ackUs, 'done');
+  }
+  let longest: { key: string; start: number; end: number } | undefined;
+  let total = 0;
+  for (const [key, list] of streams) {
+    list.sort((a, b) => a.t - b.t || (a.kind === 'done' ? -1 : 1));
+    let pending = 0;
+    let since = 0;
+    const close = (t: number) => {
+      const gap = Math.min(t, end) - since;
+      if (gap <= 0) return;
+      if (!longest || gap > longest.end - longest.start) longest = { key, start: since, end: Math.min(t, end) };
+      if (gap > 1_000_000) total += gap;
+    };
+    for (const ev of list) {
+      if (ev.kind === 'invoke') {
+        if (pending === 0) since = ev.t;
+        pending++;
+      } else {
+        if (pending > 0) close(ev.t);
+        pending = Math.max(0, pending - 1);
+        since = ev.t;
+      }
+    }
+    if (pending > 0) close(end);
+  }
+  const lw = longest as { key: string; start: number; end: number } | undefined;
+  set(
+    'unavailability.longest-ms',
+    result(lw ? Math.round((lw.end - lw.start) / 1000) : 0, lw ? [`${lw.key}: no acknowledgement from ${at(lw.start)} to ${at(lw.end)} while records waited`] : []),
+  );
+  set('unavailability.total-ms', result(Math.round(total / 1000), []));
+
+  const lat = acked.filter((s) => s.acks !== '0').map((s) => s.ackUs - s.invokeUs).sort((a, b) => a - b);
+  set('latency.p50-ms', result(ms3(percentile(lat, 50)), []));
+  set('latency.p99-ms', result(ms3(percentile(lat, 99)), []));
+  const firstRead = new Map<string, number>();
+  for (const p of h.polls) for (const v of p.values) if (v !== null && !firstRead.has(v)) firstRead.set(v, p.t);
+  const e2e: number[] = [];
+  for (const [v, t] of firstRead) {
+    const s = h.sends.get(v);
+    if (s) e2e.push(t - s.invokeUs);
+  }
+  e2e.sort((a, b) => a - b);
+  set('e2e.p99-ms', result(ms3(percentile(e2e, 99)), []));
+}

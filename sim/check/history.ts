@@ -1,0 +1,236 @@
+import type { Micros } from '../core/time';
+import type { TraceEvent } from '../core/trace';
+
+declare module '../core/trace' {
+  interface TraceKinds {
+    /**
+     * Ground truth at the end of a run, one per partition: the committed log of the healed cluster (from the
+     * leader, or the most complete replica when there is none). `offsets[i]` holds `values[i]`.
+     */
+    'final.partition': {
+      topic: string;
+      partition: number;
+      leader: number;
+      leaderEpoch: number;
+      replicas: number[];
+      isr: number[];
+      elr: number[];
+      highWatermark: number;
+      logEndOffset: number;
+      logStartOffset: number;
+      compacted: boolean;
+      offline: boolean;
+      offsets: number[];
+      keys: (string | null)[];
+      values: (string | null)[];
+    };
+    /** The run reached its end (after the quiet period). */
+    'scenario.end': { durationMs: number; quietMs: number };
+    /** The quiet period began: faults undone, producers stopped. */
+    'scenario.quiet': Record<string, never>;
+    /** A caption of a guided scenario, at its moment. */
+    caption: { text: string };
+  }
+}
+
+/** One send() from the application, with its outcome. */
+export interface SendOp {
+  readonly value: string;
+  readonly producer: string;
+  readonly topic: string;
+  partition: number;
+  readonly key: string | null;
+  readonly invokeUs: Micros;
+  status: 'ok' | 'fail' | 'unknown';
+  /** The offset the producer was told (ok), or -1. */
+  offset: number;
+  ackUs: Micros;
+  broker: number;
+  acks: string;
+  error: string;
+  definite: boolean;
+}
+
+export interface FinalPartition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly leader: number;
+  readonly highWatermark: number;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  readonly compacted: boolean;
+  readonly offline: boolean;
+  readonly isr: readonly number[];
+  readonly elr: readonly number[];
+  /** offset -> value in the committed log. */
+  readonly byOffset: ReadonlyMap<number, string | null>;
+  /** value -> offsets where it appears (more than one: a duplicate). */
+  readonly byValue: ReadonlyMap<string, number[]>;
+  /** key -> highest offset holding it. */
+  readonly lastOffsetOfKey: ReadonlyMap<string, number>;
+  readonly offsets: readonly number[];
+}
+
+export interface PollObservation {
+  readonly t: Micros;
+  readonly consumer: string;
+  readonly group: string | null;
+  readonly memberId: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offsets: readonly number[];
+  readonly values: readonly (string | null)[];
+}
+
+export function tp(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+/**
+ * The run's history folded out of its trace: every send and its outcome, every poll, and the final
+ * committed logs. The checkers read this, so a saved trace checks exactly like the run that wrote it.
+ */
+export class History {
+  readonly sends = new Map<string, SendOp>();
+  readonly sendsInOrder: SendOp[] = [];
+  readonly polls: PollObservation[] = [];
+  readonly finals = new Map<string, FinalPartition>();
+  /** value -> (partition, offset) where the leader appended it first. */
+  readonly leaderAppends = new Map<string, { topic: string; partition: number; offset: number; epoch: number; broker: number; t: Micros }>();
+  startUs = 0;
+  endUs = 0;
+  quietUs = -1;
+
+  constructor(readonly events: readonly TraceEvent[]) {
+    for (const e of events) this.fold(e);
+    if (events.length > 0) this.endUs = Math.max(this.endUs, events[events.length - 1]!.t);
+  }
+
+  private fold(e: TraceEvent): void {
+    switch (e.kind) {
+      case 'scenario.start':
+        this.startUs = e.t;
+        break;
+      case 'scenario.quiet':
+        this.quietUs = e.t;
+        break;
+      case 'scenario.end':
+        this.endUs = e.t;
+        break;
+      case 'send.invoke': {
+        const op: SendOp = {
+          value: e.value as string,
+          producer: e.node,
+          topic: e.topic as string,
+          partition: e.partition as number,
+          key: e.key as string | null,
+          invokeUs: e.t,
+          status: 'unknown',
+          offset: -1,
+          ackUs: -1,
+          broker: -1,
+          acks: '',
+          error: '',
+          definite: false,
+        };
+        this.sends.set(op.value, op);
+        this.sendsInOrder.push(op);
+        break;
+      }
+      case 'send.ok': {
+        const values = e.values as string[];
+        const base = e.offset as number;
+        values.forEach((v, i) => {
+          const op = this.sends.get(v);
+          if (!op) return;
+          op.status = 'ok';
+          op.partition = e.partition as number;
+          op.offset = base >= 0 ? base + i : -1;
+          op.ackUs = e.t;
+          op.broker = e.broker as number;
+          op.acks = e.acks as string;
+        });
+        break;
+      }
+      case 'send.fail': {
+        for (const v of e.values as string[]) {
+          const op = this.sends.get(v);
+          if (!op) continue;
+          op.status = 'fail';
+          op.error = e.error as string;
+          op.definite = e.definite as boolean;
+          op.ackUs = e.t;
+          if ((e.partition as number) >= 0) op.partition = e.partition as number;
+        }
+        break;
+      }
+      case 'replica.append': {
+        if (e.role !== 'leader') break;
+        const values = (e.values as (string | null)[] | undefined) ?? [];
+        const base = e.base as number;
+        values.forEach((v, i) => {
+          if (v !== null && !this.leaderAppends.has(v)) {
+            this.leaderAppends.set(v, { topic: e.topic as string, partition: e.partition as number, offset: base + i, epoch: e.epoch as number, broker: e.broker as number, t: e.t });
+          }
+        });
+        break;
+      }
+      case 'consumer.poll': {
+        for (const r of e.records as { topic: string; partition: number; offsets: number[]; values: (string | null)[] }[]) {
+          this.polls.push({
+            t: e.t,
+            consumer: e.node,
+            group: e.group as string | null,
+            memberId: e.memberId as string,
+            topic: r.topic,
+            partition: r.partition,
+            offsets: r.offsets,
+            values: r.values,
+          });
+        }
+        break;
+      }
+      case 'final.partition': {
+        const offsets = e.offsets as number[];
+        const values = e.values as (string | null)[];
+        const keys = e.keys as (string | null)[];
+        const byOffset = new Map<number, string | null>();
+        const byValue = new Map<string, number[]>();
+        const lastOffsetOfKey = new Map<string, number>();
+        offsets.forEach((o, i) => {
+          const v = values[i] ?? null;
+          byOffset.set(o, v);
+          if (v !== null) {
+            const list = byValue.get(v);
+            if (list) list.push(o);
+            else byValue.set(v, [o]);
+          }
+          const k = keys[i];
+          if (k !== null && k !== undefined) lastOffsetOfKey.set(k, o);
+        });
+        this.finals.set(tp(e.topic as string, e.partition as number), {
+          topic: e.topic as string,
+          partition: e.partition as number,
+          leader: e.leader as number,
+          highWatermark: e.highWatermark as number,
+          logStartOffset: e.logStartOffset as number,
+          logEndOffset: e.logEndOffset as number,
+          compacted: e.compacted as boolean,
+          offline: e.offline as boolean,
+          isr: e.isr as number[],
+          elr: e.elr as number[],
+          byOffset,
+          byValue,
+          lastOffsetOfKey,
+          offsets,
+        });
+        break;
+      }
+    }
+  }
+
+  /** Topics some consumer reads (only those can have unseen records). */
+  consumedTopics(): Set<string> {
+    return new Set(this.polls.map((p) => p.topic));
+  }
+}

@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ValidationError } from '../core/validate';
+import { applyOverrides } from '../scenario/overrides';
+import type { ScenarioSpec } from '../scenario/spec';
+import { validateScenario, type Scenario } from '../scenario/validate';
+import { CliError } from './errors';
+
+/** The scenario library: one JSON file per scenario in scenarios/. */
+export const SCENARIO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
+
+export function libraryFiles(): string[] {
+  if (!existsSync(SCENARIO_DIR)) return [];
+  return readdirSync(SCENARIO_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => join(SCENARIO_DIR, f));
+}
+
+/** Reads a JSON file; a syntax error names the file and says where. */
+export function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${file}: no such file (give a scenario id from \`kafkasim list\` or a path to a .json file)`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+export function librarySpecs(): ScenarioSpec[] {
+  return libraryFiles().map((f) => readJson(f) as ScenarioSpec);
+}
+
+/** A scenario by library id or by file path, with --set overrides applied, validated. */
+export function loadScenario(ref: string, sets: readonly string[] = []): Scenario {
+  let spec: unknown;
+  let where: string;
+  if (ref.endsWith('.json') || ref.includes('/') || ref.includes('\\')) {
+    where = ref;
+    spec = readJson(ref);
+  } else {
+    const file = join(SCENARIO_DIR, `${ref}.json`);
+    if (!existsSync(file)) {
+      const ids = libraryFiles().map((f) => f.slice(SCENARIO_DIR.length + 1, -5));
+      const near = ids.find((i) => i.startsWith(ref) || ref.startsWith(i));
+      throw new CliError(`no scenario named "${ref}"${near ? `; did you mean "${near}"?` : ''} (see kafkasim list)`);
+    }
+    where = `scenarios/${ref}.json`;
+    spec = readJson(file);
+  }
+  try {
+    // The document's own shape first, so overrides only ever meet a well-formed scenario.
+    const base = validateScenario(spec);
+    return sets.length > 0 ? validateScenario(applyOverrides(base.spec, sets)) : base;
+  } catch (e) {
+    if (e instanceof ValidationError) throw new CliError(`${e.path.startsWith('--set') ? '' : `${where}: `}${e.message}`);
+    throw e;
+  }
+}

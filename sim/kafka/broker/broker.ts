@@ -1,0 +1,500 @@
+import type { TimerId } from '../../core/scheduler';
+import { ms } from '../../core/time';
+import type { ProcessContext } from '../../world/host';
+import { Process } from '../../world/process';
+import { brokerActorId } from '../client/metadataCache';
+import type { BrokerConfig } from '../config/configs';
+import { LogManager } from '../log/logManager';
+import { DEFAULT_LOG_CONFIG, DEFAULT_LOG_MANAGER_CONFIG, type CleanupPolicy, type LogConfig } from '../log/logConfig';
+import { CLEAN_SHUTDOWN_FILE } from '../log/logFileNames';
+import { actorTaskScheduler } from '../log/taskScheduler';
+import { MetadataImage } from '../metadata/metadataImage';
+import { metadataRecordBytes, type MetadataRecord } from '../metadata/records';
+import { NetworkClient, type Outcome } from '../net/networkClient';
+import type {
+  AllocateProducerIdsResponse,
+  AlterPartitionResponse,
+  BrokerHeartbeatResponse,
+  BrokerRegistrationResponse,
+  FetchRequest,
+  FetchResponse,
+  InitProducerIdRequest,
+  ListOffsetsRequest,
+  MetadataRequest,
+  OffsetsForLeaderEpochRequest,
+  PartitionMetadata,
+  ProduceRequest,
+} from '../protocol';
+import { EARLIEST_TIMESTAMP } from '../protocol';
+import { KafkaRaftClient } from '../raft/kafkaRaftClient';
+import type { RaftBatch } from '../raft/messages';
+import { quorumConfig } from '../raft/quorumConfig';
+import { processRaftIo } from '../raft/raftIo';
+import type { Partition } from './partition';
+import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
+
+declare module '../../core/trace' {
+  interface TraceKinds {
+    'broker.registered': { brokerEpoch: number; previousBrokerEpoch: number };
+    'broker.state': { state: 'starting' | 'recovery' | 'running' | 'fenced' | 'shutting-down' };
+  }
+}
+
+export interface BrokerOptions {
+  readonly brokerId: number;
+  readonly rack: string | null;
+  readonly voters: readonly string[];
+  readonly config: BrokerConfig;
+  /** The static config as Kafka config names -> strings (topic-default synonyms such as min.insync.replicas). */
+  readonly staticConfig: Readonly<Record<string, string>>;
+  readonly legacyHighWatermarkTruncation: boolean;
+  /** Extra request handling (the group coordinator); returns true when it handled the message. */
+  readonly extensions?: (broker: Broker) => BrokerExtension;
+}
+
+/** A component that serves more request types on the broker (the group coordinator). */
+export interface BrokerExtension {
+  handle(from: string, msg: { type: string; correlationId: number }): boolean;
+  onMetadataApplied?(image: MetadataImage): void;
+}
+
+const LOG_DIR = '/kafka-logs';
+
+/**
+ * A Kafka broker process [core/src/main/scala/kafka/server/BrokerServer.scala]: it recovers its logs from
+ * disk, follows the metadata log as a Raft observer, registers with the active controller and heartbeats,
+ * and serves produce, fetch and metadata requests through its replica manager. It acts only on metadata it
+ * has applied.
+ */
+export class Broker extends Process {
+  readonly brokerId: number;
+  readonly config: BrokerConfig;
+  readonly image: MetadataImage;
+  readonly logManager: LogManager;
+  readonly replicas: ReplicaManager;
+  private readonly raft: KafkaRaftClient<MetadataRecord>;
+  private readonly net: NetworkClient;
+  private brokerEpochValue = -1;
+  private metadataOffset = -1;
+  private registered = false;
+  private registering = false;
+  private fenced = true;
+  private readonly previousBrokerEpoch: number;
+  private readonly incarnationId: string;
+  private producerIdNext = -1;
+  private producerIdEnd = -1;
+  private producerIdWaiters: (() => void)[] = [];
+  private allocatingProducerIds = false;
+  private extension: BrokerExtension | null = null;
+
+  constructor(
+    ctx: ProcessContext,
+    readonly opts: BrokerOptions,
+  ) {
+    super(brokerActorId(opts.brokerId), ctx);
+    this.brokerId = opts.brokerId;
+    this.config = opts.config;
+    this.image = new MetadataImage({ staticConfig: opts.staticConfig, nodeId: opts.brokerId });
+    this.net = new NetworkClient(this);
+    this.incarnationId = `${this.id}-${ctx.incarnation}-${this.random.int(0, 1 << 30).toString(16)}`;
+    // KIP-966: the clean-shutdown file names the broker epoch; without it the last shutdown was unclean.
+    const marker = this.disk.read<{ brokerEpoch?: number } | string>(`${LOG_DIR}/${CLEAN_SHUTDOWN_FILE}`);
+    const m = marker[marker.length - 1]?.data;
+    this.previousBrokerEpoch = typeof m === 'object' && m !== null && typeof m.brokerEpoch === 'number' ? m.brokerEpoch : -1;
+    const c = opts.config;
+    this.logManager = new LogManager(
+      { disk: this.disk, trace: this.trace, node: this.id, tasks: actorTaskScheduler(this), random: this.random.fork('log') },
+      {
+        ...DEFAULT_LOG_MANAGER_CONFIG,
+        'log.dirs': LOG_DIR,
+        'log.retention.check.interval.ms': c['log.retention.check.interval.ms'],
+        'log.initial.task.delay.ms': c['log.initial.task.delay.ms'],
+        'log.cleaner.enable': c['log.cleaner.enable'],
+        'log.cleaner.backoff.ms': c['log.cleaner.backoff.ms'],
+        'log.cleaner.io.max.bytes.per.second': c['log.cleaner.io.max.bytes.per.second'],
+        'replica.high.watermark.checkpoint.interval.ms': c['replica.high.watermark.checkpoint.interval.ms'],
+        'producer.id.expiration.ms': c['producer.id.expiration.ms'],
+      },
+      (topic) => this.logConfigOf(topic),
+    );
+    this.replicas = new ReplicaManager(this.replicaHost());
+    this.raft = new KafkaRaftClient<MetadataRecord>(
+      processRaftIo(this),
+      {
+        quorum: quorumConfig(opts.voters, {
+          'controller.quorum.election.timeout.ms': c['controller.quorum.election.timeout.ms'],
+          'controller.quorum.fetch.timeout.ms': c['controller.quorum.fetch.timeout.ms'],
+          'controller.quorum.request.timeout.ms': c['controller.quorum.request.timeout.ms'],
+          'controller.quorum.retry.backoff.ms': c['controller.quorum.retry.backoff.ms'],
+        }),
+        recordBytes: metadataRecordBytes,
+      },
+      {
+        onCommit: (batches, committedOffset) => this.onMetadata(batches, committedOffset),
+        onLeaderChange: () => {
+          if (!this.registered) this.register();
+        },
+        onFatalError: (reason) => this.exit(`fatal: ${reason}`),
+      },
+    );
+  }
+
+  get brokerEpoch(): number {
+    return this.brokerEpochValue;
+  }
+
+  get isFenced(): boolean {
+    return this.fenced;
+  }
+
+  override onStart(): void {
+    this.trace.emit('broker.state', this.id, { state: 'recovery' });
+    this.logManager.startup();
+    this.extension = this.opts.extensions?.(this) ?? null;
+    this.raft.start();
+    this.replicas.startIsrExpiration();
+    this.register();
+    const hb = ms(this.config['broker.heartbeat.interval.ms']);
+    const beat = () => {
+      this.heartbeat();
+      this.setTimer(hb, beat);
+    };
+    this.setTimer(hb, beat);
+  }
+
+  override onDisconnect(peer: string): void {
+    this.raft.onDisconnect(peer);
+    this.net.onDisconnect(peer);
+  }
+
+  onMessage(from: string, msg: unknown): void {
+    if (this.raft.handleMessage(from, msg)) return;
+    const m = msg as { type: string; correlationId: number };
+    if (m.type.endsWith('Response') && this.net.handleResponse(from, m)) return;
+    switch (m.type) {
+      case 'Produce':
+        return this.replicas.handleProduce(from, m as ProduceRequest);
+      case 'Fetch':
+        return this.replicas.handleFetch(from, m as FetchRequest);
+      case 'Metadata':
+        return this.handleMetadata(from, m as MetadataRequest);
+      case 'ListOffsets':
+        return this.handleListOffsets(from, m as ListOffsetsRequest);
+      case 'OffsetsForLeaderEpoch':
+        return this.handleOffsetsForLeaderEpoch(from, m as OffsetsForLeaderEpochRequest);
+      case 'InitProducerId':
+        return this.handleInitProducerId(from, m as InitProducerIdRequest);
+    }
+    if (this.extension?.handle(from, m)) return;
+    this.send(from, { type: `${m.type}Response`, correlationId: m.correlationId, error: 'INVALID_REQUEST' }, 32);
+  }
+
+  // ---- metadata ----
+
+  /** Committed metadata records, in order: apply them, then bring local replicas in line [BrokerMetadataPublisher]. */
+  private onMetadata(batches: readonly RaftBatch<MetadataRecord>[], committedOffset: number): void {
+    const touched = new Set<string>();
+    for (const b of batches) {
+      for (let i = 0; i < b.records.length; i++) {
+        const r = b.records[i]!;
+        this.image.replay(r, b.baseOffset + i);
+        if (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord') touched.add(`${r.topicId}\u0000${r.partitionId}`);
+        if (r.type === 'ClearElrRecord' || r.type === 'ConfigRecord') for (const t of this.image.topics()) for (let p = 0; p < t.partitions.length; p++) touched.add(`${t.topicId}\u0000${p}`);
+      }
+    }
+    this.metadataOffset = committedOffset - 1;
+    const mine = this.image.broker(this.brokerId);
+    if (mine && mine.epoch === this.brokerEpochValue) this.fenced = mine.fenced;
+    // Partition changes only take effect once this broker is registered with its current epoch.
+    for (const k of [...touched].sort()) {
+      const [topicId, p] = k.split('\u0000') as [string, string];
+      const reg = this.image.partition(topicId, Number(p));
+      const topic = this.image.topicById(topicId);
+      if (!reg || !topic) continue;
+      this.replicas.applyPartitionState(topic.name, Number(p), {
+        leader: reg.leader,
+        leaderEpoch: reg.leaderEpoch,
+        partitionEpoch: reg.partitionEpoch,
+        replicas: reg.replicas,
+        isr: reg.isr,
+        elr: reg.elr,
+      });
+    }
+    this.extension?.onMetadataApplied?.(this.image);
+  }
+
+  /** The topic's log configs as the applied metadata says (topic > cluster > static > Kafka default). */
+  private logConfigOf(topic: string): LogConfig {
+    const get = (n: string) => this.image.effectiveTopicConfig(topic, n);
+    const num = (n: keyof LogConfig & string, d: number) => {
+      const v = get(n);
+      return v === undefined ? d : Number(v);
+    };
+    const policy = (get('cleanup.policy') ?? 'delete').split(',').sort().join(',');
+    return {
+      ...DEFAULT_LOG_CONFIG,
+      'segment.bytes': num('segment.bytes', DEFAULT_LOG_CONFIG['segment.bytes']),
+      'segment.ms': num('segment.ms', DEFAULT_LOG_CONFIG['segment.ms']),
+      'segment.index.bytes': num('segment.index.bytes', DEFAULT_LOG_CONFIG['segment.index.bytes']),
+      'index.interval.bytes': num('index.interval.bytes', DEFAULT_LOG_CONFIG['index.interval.bytes']),
+      'retention.ms': num('retention.ms', DEFAULT_LOG_CONFIG['retention.ms']),
+      'retention.bytes': num('retention.bytes', DEFAULT_LOG_CONFIG['retention.bytes']),
+      'cleanup.policy': (policy === 'compact,delete' ? 'compact,delete' : policy === 'compact' ? 'compact' : 'delete') as CleanupPolicy,
+      'delete.retention.ms': num('delete.retention.ms', DEFAULT_LOG_CONFIG['delete.retention.ms']),
+      'min.compaction.lag.ms': num('min.compaction.lag.ms', DEFAULT_LOG_CONFIG['min.compaction.lag.ms']),
+      'max.compaction.lag.ms': num('max.compaction.lag.ms', DEFAULT_LOG_CONFIG['max.compaction.lag.ms']),
+      'min.cleanable.dirty.ratio': num('min.cleanable.dirty.ratio', DEFAULT_LOG_CONFIG['min.cleanable.dirty.ratio']),
+      'flush.messages': num('flush.messages', DEFAULT_LOG_CONFIG['flush.messages']),
+      'flush.ms': num('flush.ms', DEFAULT_LOG_CONFIG['flush.ms']),
+      'message.timestamp.type': get('message.timestamp.type') === 'LogAppendTime' ? 'LogAppendTime' : 'CreateTime',
+      'max.message.bytes': num('max.message.bytes', DEFAULT_LOG_CONFIG['max.message.bytes']),
+    };
+  }
+
+  // ---- lifecycle with the controller ----
+
+  private controllerNode(): string | null {
+    return this.raft.leaderId;
+  }
+
+  /** BrokerRegistration with the active controller [BrokerLifecycleManager.sendBrokerRegistration]. */
+  private register(): void {
+    if (this.registered || this.registering) return;
+    const controller = this.controllerNode();
+    if (!controller) return; // retried when the observer learns the leader, and on every heartbeat tick
+    this.registering = true;
+    this.net.send(
+      controller,
+      {
+        type: 'BrokerRegistration',
+        brokerId: this.brokerId,
+        incarnationId: this.incarnationId,
+        rack: this.opts.rack,
+        previousBrokerEpoch: this.previousBrokerEpoch,
+      },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<BrokerRegistrationResponse>) => {
+        this.registering = false;
+        if (o.ok && o.response.error === 'NONE') {
+          this.registered = true;
+          this.brokerEpochValue = o.response.brokerEpoch;
+          this.trace.emit('broker.registered', this.id, { brokerEpoch: this.brokerEpochValue, previousBrokerEpoch: this.previousBrokerEpoch });
+          this.heartbeat();
+        }
+      },
+    );
+  }
+
+  private heartbeat(): void {
+    if (!this.registered) {
+      this.register();
+      return;
+    }
+    const controller = this.controllerNode();
+    if (!controller) return;
+    this.net.send(
+      controller,
+      {
+        type: 'BrokerHeartbeat',
+        brokerId: this.brokerId,
+        brokerEpoch: this.brokerEpochValue,
+        currentMetadataOffset: this.metadataOffset,
+        wantFence: false,
+        wantShutDown: false,
+      },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<BrokerHeartbeatResponse>) => {
+        // A broker never fences itself: a failed heartbeat is just retried on the next tick.
+        if (o.ok && o.response.error === 'STALE_BROKER_EPOCH') {
+          this.registered = false;
+          this.register();
+        }
+      },
+    );
+  }
+
+  // ---- requests ----
+
+  private handleMetadata(from: string, req: MetadataRequest): void {
+    const image = this.image;
+    const brokers = image
+      .brokers()
+      .filter((b) => !b.fenced)
+      .map((b) => ({ id: b.id, rack: b.rack }));
+    const topics = image
+      .topics()
+      .filter((t) => !t.name.startsWith('__') && (req.topics === null || req.topics.includes(t.name)))
+      .map((t) => ({
+        name: t.name,
+        error: 'NONE' as const,
+        partitions: t.partitions.map(
+          (p, partition): PartitionMetadata => ({
+            partition,
+            error: p.leader >= 0 ? 'NONE' : 'LEADER_NOT_AVAILABLE',
+            leader: p.leader,
+            leaderEpoch: p.leaderEpoch,
+            replicas: p.replicas,
+            isr: p.isr,
+            elr: p.elr,
+          }),
+        ),
+      }));
+    for (const name of req.topics ?? []) {
+      if (!topics.some((t) => t.name === name)) topics.push({ name, error: 'UNKNOWN_TOPIC_OR_PARTITION' as never, partitions: [] });
+    }
+    const controllerId = Number(/\d+$/.exec(this.controllerNode() ?? '')?.[0] ?? -1);
+    this.send(from, { type: 'MetadataResponse', correlationId: req.correlationId, brokers, controllerId, topics }, 64 + 48 * topics.length);
+  }
+
+  private handleListOffsets(from: string, req: ListOffsetsRequest): void {
+    const partitions = req.partitions.map((q) => {
+      const p = this.replicas.partition(q.topic, q.partition);
+      if (!p) return { topic: q.topic, partition: q.partition, error: 'NOT_LEADER_OR_FOLLOWER' as const, offset: -1, leaderEpoch: -1 };
+      const err = p.checkLeaderEpoch(q.currentLeaderEpoch);
+      if (err !== 'NONE') return { topic: q.topic, partition: q.partition, error: err, offset: -1, leaderEpoch: -1 };
+      const offset = q.timestamp === EARLIEST_TIMESTAMP ? p.log.logStartOffset : p.log.highWatermark;
+      return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset, leaderEpoch: p.leaderEpoch };
+    });
+    this.send(from, { type: 'ListOffsetsResponse', correlationId: req.correlationId, partitions }, 32 * partitions.length);
+  }
+
+  private handleOffsetsForLeaderEpoch(from: string, req: OffsetsForLeaderEpochRequest): void {
+    const partitions = req.partitions.map((q) => {
+      const p = this.replicas.partition(q.topic, q.partition);
+      if (!p) return { topic: q.topic, partition: q.partition, error: 'NOT_LEADER_OR_FOLLOWER' as const, leaderEpoch: -1, endOffset: -1 };
+      const err = p.checkLeaderEpoch(q.currentLeaderEpoch);
+      if (err !== 'NONE') return { topic: q.topic, partition: q.partition, error: err, leaderEpoch: -1, endOffset: -1 };
+      const e = p.log.endOffsetForEpoch(q.leaderEpoch);
+      return { topic: q.topic, partition: q.partition, error: 'NONE' as const, leaderEpoch: e.epoch, endOffset: e.endOffset };
+    });
+    this.send(from, { type: 'OffsetsForLeaderEpochResponse', correlationId: req.correlationId, partitions }, 32 * partitions.length);
+  }
+
+  /** InitProducerId for an idempotent producer: an id from this broker's block [ProducerIdManager]. */
+  private handleInitProducerId(from: string, req: InitProducerIdRequest): void {
+    const answer = () => {
+      if (this.producerIdNext < 0 || this.producerIdNext >= this.producerIdEnd) {
+        this.producerIdWaiters.push(answer);
+        this.allocateProducerIds();
+        return;
+      }
+      const producerId = this.producerIdNext++;
+      this.send(from, { type: 'InitProducerIdResponse', correlationId: req.correlationId, error: 'NONE', producerId, producerEpoch: 0 }, 32);
+    };
+    if (!this.registered) {
+      this.send(from, { type: 'InitProducerIdResponse', correlationId: req.correlationId, error: 'COORDINATOR_NOT_AVAILABLE', producerId: -1, producerEpoch: -1 }, 32);
+      return;
+    }
+    answer();
+  }
+
+  private allocateProducerIds(): void {
+    const controller = this.controllerNode();
+    if (this.allocatingProducerIds || !controller) {
+      if (!controller) this.setTimer(ms(100), () => this.allocateProducerIds());
+      return;
+    }
+    this.allocatingProducerIds = true;
+    this.net.send(
+      controller,
+      { type: 'AllocateProducerIds', brokerId: this.brokerId, brokerEpoch: this.brokerEpochValue },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<AllocateProducerIdsResponse>) => {
+        this.allocatingProducerIds = false;
+        if (o.ok && o.response.error === 'NONE') {
+          this.producerIdNext = o.response.producerIdStart;
+          this.producerIdEnd = o.response.producerIdStart + o.response.producerIdLen;
+          const waiters = this.producerIdWaiters;
+          this.producerIdWaiters = [];
+          for (const w of waiters) w();
+        } else {
+          this.setTimer(ms(this.config['controller.quorum.retry.backoff.ms'] + 100), () => this.allocateProducerIds());
+        }
+      },
+    );
+  }
+
+  // ---- what partitions and fetchers need ----
+
+  private replicaHost(): ReplicaManagerHost {
+    const self = this;
+    return {
+      brokerId: this.opts.brokerId,
+      nodeId: brokerActorId(this.opts.brokerId),
+      trace: this.trace,
+      config: this.opts.config,
+      legacyHighWatermarkTruncation: this.opts.legacyHighWatermarkTruncation,
+      get logManager() {
+        return self.logManager;
+      },
+      get brokerEpoch() {
+        return self.brokerEpochValue;
+      },
+      nowMs: () => Math.floor(this.now / 1000),
+      nowUs: () => this.now,
+      effectiveMinIsr: (topic) => this.image.effectiveMinIsr(topic),
+      isReplicaIsrEligible: (id, epoch) => {
+        const b = this.image.broker(id);
+        return b !== undefined && !b.fenced && !b.inControlledShutdown && (epoch < 0 || b.epoch === epoch);
+      },
+      sendAlterPartition: (p, newIsr) => this.sendAlterPartition(p, newIsr),
+      onHighWatermarkIncreased: (p) => this.replicas.onHighWatermarkIncreased(p),
+      sendFetch: (leader, req, bytes, timeoutMs, done) =>
+        this.net.send(brokerActorId(leader), req, { timeoutMs, bytes }, done),
+      setTimer: (d, fn) => {
+        this.setTimer(d, fn);
+      },
+      setTimerId: (d, fn): TimerId => this.setTimer(d, fn),
+      cancelTimer: (id) => this.cancelTimer(id),
+      reply: (to, msg, bytes) => this.send(to, msg, bytes),
+      emitTruncate: (p, from, to, reason) =>
+        this.trace.emit('replica.truncate', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, from, to, reason, leader: p.leader, leaderEpoch: p.leaderEpoch }),
+      emitFollowerAppend: (p, base, last, epoch) =>
+        this.trace.emit('replica.append', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, base, last, epoch, role: 'follower' }),
+    };
+  }
+
+  /** AlterPartition to the active controller, retried after network errors [AlterPartitionManager]. */
+  private sendAlterPartition(p: Partition, newIsr: readonly number[]): void {
+    const controller = this.controllerNode();
+    const retry = () => {
+      const again = p.pendingProposal;
+      if (again && p.isLeader) this.sendAlterPartition(p, again);
+    };
+    if (!controller) {
+      this.setTimer(ms(100), retry);
+      return;
+    }
+    this.net.send(
+      controller,
+      {
+        type: 'AlterPartition',
+        brokerId: this.brokerId,
+        brokerEpoch: this.brokerEpochValue,
+        topic: p.topic,
+        partition: p.partition,
+        leaderEpoch: p.leaderEpoch,
+        partitionEpoch: p.partitionEpoch,
+        newIsr: newIsr.map((id) => ({ brokerId: id, brokerEpoch: this.image.broker(id)?.epoch ?? -1 })),
+      },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<AlterPartitionResponse>) => {
+        if (!o.ok) {
+          this.setTimer(ms(this.config['controller.quorum.retry.backoff.ms'] + 50), retry);
+          return;
+        }
+        const r = o.response;
+        const outcome = p.onAlterPartitionResponse(
+          r.error,
+          r.error === 'NONE' ? { leaderEpoch: r.leaderEpoch, partitionEpoch: r.partitionEpoch, isr: r.isr } : null,
+        );
+        if (outcome === 'retry') this.setTimer(ms(this.config['controller.quorum.retry.backoff.ms'] + 50), retry);
+      },
+    );
+  }
+
+  /** Used by the shutdown path: the broker epoch goes into the clean-shutdown file. */
+  cleanShutdownMarker(): { brokerEpoch: number } {
+    return { brokerEpoch: this.brokerEpochValue };
+  }
+}

@@ -1,0 +1,410 @@
+import type { Trace } from '../../core/trace';
+import type { BrokerConfig } from '../config/configs';
+import type { KafkaError } from '../errors';
+import type { FetchPartition, FetchPartitionResponse } from '../protocol';
+import { lastOffset, type RecordBatch } from '../records';
+import type { PartitionLog } from './partitionLog';
+import { resetFollowerState, updateFetchState, type FollowerState } from './rules/followerState';
+import { nextHighWatermark } from './rules/highWatermark';
+import { canJoinIsr, outOfSyncReplicas } from './rules/isr';
+import { divergingEpoch } from './rules/truncation';
+
+declare module '../../core/trace' {
+  interface TraceKinds {
+    /** A replica appended a batch. Leaders list the values (null for tombstones). */
+    'replica.append': {
+      topic: string;
+      partition: number;
+      broker: number;
+      base: number;
+      last: number;
+      epoch: number;
+      role: 'leader' | 'follower';
+      values?: (string | null)[];
+    };
+    /** The leader's high watermark moved. */
+    'replica.hw': { topic: string; partition: number; broker: number; hw: number; leo: number };
+    /** A replica took a role for a leader epoch. */
+    'replica.role': { topic: string; partition: number; broker: number; role: 'leader' | 'follower' | 'none'; leader: number; leaderEpoch: number; isr: number[]; leo: number; hw: number };
+    /** The leader proposed an ISR change to the controller. */
+    'replica.alter-isr': { topic: string; partition: number; broker: number; kind: 'shrink' | 'expand'; from: number[]; to: number[]; reason: string };
+    /** The leader refused a produce before appending. */
+    'replica.produce-rejected': { topic: string; partition: number; broker: number; error: string; isr: number[]; minIsr: number };
+  }
+}
+
+/** A partition as the controller's committed metadata describes it. */
+export interface PartitionState {
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly replicas: readonly number[];
+  readonly isr: readonly number[];
+  readonly elr: readonly number[];
+}
+
+/** What a partition needs from its broker. */
+export interface ReplicaHost {
+  readonly brokerId: number;
+  readonly nodeId: string;
+  readonly trace: Trace;
+  readonly config: BrokerConfig;
+  nowMs(): number;
+  /** min(min.insync.replicas, replication factor) from the metadata the broker applied. */
+  effectiveMinIsr(topic: string): number;
+  /** Registered, unfenced, not shutting down, and (when given) with this broker epoch [Partition.isReplicaIsrEligible]. */
+  isReplicaIsrEligible(brokerId: number, brokerEpoch: number): boolean;
+  /** Sends an AlterPartition for this partition to the active controller. */
+  sendAlterPartition(p: Partition, newIsr: readonly number[]): void;
+  /** Lets waiting produce requests and fetches see the new high watermark. */
+  onHighWatermarkIncreased(p: Partition): void;
+  /** The old rule (before KIP-101): followers truncate to their high watermark. */
+  readonly legacyHighWatermarkTruncation: boolean;
+}
+
+/** An ISR change sent to the controller and not yet answered [Partition.scala PendingExpandIsr / PendingShrinkIsr]. */
+interface PendingIsr {
+  readonly kind: 'shrink' | 'expand';
+  readonly proposed: readonly number[];
+  /** Maximal ISR while pending: for an expansion the larger set (stricter for the HW), for a shrink the old one. */
+  readonly maximal: readonly number[];
+  /** After an error that needs new metadata, no more proposals until it arrives. */
+  awaitingMetadata: boolean;
+}
+
+/**
+ * One replica of a partition on one broker [core/src/main/scala/kafka/cluster/Partition.scala]: its log,
+ * its role, and — as leader — what it knows about each follower, the ISR it proposes, and the high
+ * watermark it advances.
+ */
+export class Partition {
+  leader = -1;
+  leaderEpoch = -1;
+  partitionEpoch = -1;
+  replicas: readonly number[] = [];
+  /** The ISR the controller committed. */
+  isr: readonly number[] = [];
+  elr: readonly number[] = [];
+  private followers = new Map<number, FollowerState>();
+  private pending: PendingIsr | null = null;
+  /** The log end offset when this leader epoch began (a follower must reach it to join the ISR). */
+  leaderEpochStartOffset = 0;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly log: PartitionLog,
+    private readonly host: ReplicaHost,
+  ) {}
+
+  get isLeader(): boolean {
+    return this.leader === this.host.brokerId;
+  }
+
+  get key(): string {
+    return `${this.topic}-${this.partition}`;
+  }
+
+  /** The committed ISR plus any replica being added (the set the HW and acks=all wait for). */
+  get maximalIsr(): readonly number[] {
+    return this.pending ? this.pending.maximal : this.isr;
+  }
+
+  get hasPendingIsrChange(): boolean {
+    return this.pending !== null;
+  }
+
+  // ---- role changes from metadata ----
+
+  /**
+   * Applies committed partition state [ReplicaManager.applyDelta -> Partition.makeLeader / makeFollower].
+   * Returns what changed for this broker, so the broker can start or stop fetching.
+   */
+  applyState(s: PartitionState): 'became-leader' | 'became-follower' | 'updated' | 'unchanged' {
+    const me = this.host.brokerId;
+    if (s.leaderEpoch < this.leaderEpoch || (s.leaderEpoch === this.leaderEpoch && s.partitionEpoch <= this.partitionEpoch)) return 'unchanged';
+    const newEpoch = s.leaderEpoch > this.leaderEpoch;
+    const wasLeader = this.isLeader;
+    this.leader = s.leader;
+    this.leaderEpoch = s.leaderEpoch;
+    this.partitionEpoch = s.partitionEpoch;
+    this.replicas = s.replicas;
+    this.isr = s.isr;
+    this.elr = s.elr;
+    // New committed state supersedes any ISR change in flight.
+    this.pending = null;
+    if (s.leader === me) {
+      if (newEpoch || !wasLeader) {
+        this.makeLeader();
+        return 'became-leader';
+      }
+      this.maybeIncrementLeaderHW();
+      return 'updated';
+    }
+    if (newEpoch || wasLeader) {
+      this.followers = new Map();
+      this.trace('follower');
+      return 'became-follower';
+    }
+    return 'updated';
+  }
+
+  private makeLeader(): void {
+    const now = this.host.nowMs();
+    const leo = this.log.logEndOffset;
+    this.leaderEpochStartOffset = leo;
+    // KIP-279: the new epoch starts at our log end offset, recorded at once so any follower's epoch is answerable.
+    this.log.assignEpochStartOffset(this.leaderEpoch, leo);
+    this.followers = new Map();
+    for (const r of this.replicas) {
+      if (r !== this.host.brokerId) this.followers.set(r, resetFollowerState(r, this.isr.includes(r), now));
+    }
+    this.trace('leader');
+    this.maybeIncrementLeaderHW();
+  }
+
+  private trace(role: 'leader' | 'follower' | 'none'): void {
+    this.host.trace.emit('replica.role', this.host.nodeId, {
+      topic: this.topic,
+      partition: this.partition,
+      broker: this.host.brokerId,
+      role,
+      leader: this.leader,
+      leaderEpoch: this.leaderEpoch,
+      isr: [...this.isr],
+      leo: this.log.logEndOffset,
+      hw: this.log.highWatermark,
+    });
+  }
+
+  // ---- the leader's produce path ----
+
+  /**
+   * Appends a producer's batch as leader [Partition.appendRecordsToLeader]. With acks=all the committed ISR
+   * must be at least the effective min ISR before anything is written.
+   */
+  appendRecordsToLeader(batch: RecordBatch, requiredAcks: -1 | 0 | 1): { error: KafkaError; baseOffset: number; lastOffset: number; flushCompletesAt: number | null } {
+    if (!this.isLeader) return { error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
+    const minIsr = this.host.effectiveMinIsr(this.topic);
+    if (requiredAcks === -1 && this.isr.length < minIsr) {
+      this.host.trace.emit('replica.produce-rejected', this.host.nodeId, {
+        topic: this.topic,
+        partition: this.partition,
+        broker: this.host.brokerId,
+        error: 'NOT_ENOUGH_REPLICAS',
+        isr: [...this.isr],
+        minIsr,
+      });
+      return { error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
+    }
+    const r = this.log.appendAsLeader(batch, this.leaderEpoch, this.host.nowMs());
+    if (r.kind === 'error') return { error: r.error, baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
+    if (r.kind === 'duplicate') return { error: 'NONE', baseOffset: r.firstOffset, lastOffset: r.lastOffset, flushCompletesAt: null };
+    const b = r.batch;
+    this.host.trace.emit('replica.append', this.host.nodeId, {
+      topic: this.topic,
+      partition: this.partition,
+      broker: this.host.brokerId,
+      base: b.baseOffset,
+      last: lastOffset(b),
+      epoch: b.partitionLeaderEpoch,
+      role: 'leader',
+      values: b.records.map((x) => x.value),
+    });
+    this.maybeIncrementLeaderHW();
+    return { error: 'NONE', baseOffset: b.baseOffset, lastOffset: lastOffset(b), flushCompletesAt: r.flushCompletesAt };
+  }
+
+  /** Whether an acks=all write up to `requiredOffset` is done, and how [Partition.checkEnoughReplicasReachOffset]. */
+  checkEnoughReplicasReachOffset(requiredOffset: number): KafkaError | null {
+    if (!this.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
+    if (this.log.highWatermark < requiredOffset) return null;
+    return this.host.effectiveMinIsr(this.topic) <= this.maximalIsr.length ? 'NONE' : 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';
+  }
+
+  // ---- the leader's fetch path ----
+
+  /** Leadership and epoch checks of a fetch [Partition.checkCurrentLeaderEpoch]. */
+  checkLeaderEpoch(currentLeaderEpoch: number): KafkaError {
+    if (!this.isLeader) return 'NOT_LEADER_OR_FOLLOWER';
+    if (currentLeaderEpoch < 0) return 'NONE';
+    if (currentLeaderEpoch < this.leaderEpoch) return 'FENCED_LEADER_EPOCH';
+    if (currentLeaderEpoch > this.leaderEpoch) return 'UNKNOWN_LEADER_EPOCH';
+    return 'NONE';
+  }
+
+  /**
+   * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
+   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
+   */
+  fetchAsLeader(req: FetchPartition, replicaId: number, replicaEpoch: number, maxBytes: number, isolationLevel: 'read_uncommitted' | 'read_committed'): FetchPartitionResponse {
+    const base = { topic: this.topic, partition: this.partition };
+    const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
+    if (epochError !== 'NONE') return this.errorResponse(epochError);
+    const isFollower = replicaId >= 0;
+    if (isFollower && !this.replicas.includes(replicaId)) return this.errorResponse('UNKNOWN_LEADER_EPOCH');
+    const log = this.log;
+    const hw = log.highWatermark;
+    const leo = log.logEndOffset;
+    if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
+      const d = divergingEpoch(req.fetchOffset, req.lastFetchedEpoch, (e) => log.endOffsetForEpoch(e));
+      if (d) {
+        return { ...base, error: 'NONE', highWatermark: hw, logStartOffset: log.logStartOffset, logEndOffset: leo, divergingEpoch: d, batches: [], currentLeader: null };
+      }
+    }
+    if (req.fetchOffset < log.logStartOffset || req.fetchOffset > leo) {
+      return { ...base, error: 'OFFSET_OUT_OF_RANGE', highWatermark: hw, logStartOffset: log.logStartOffset, logEndOffset: leo, divergingEpoch: null, batches: [], currentLeader: null };
+    }
+    const upTo = isFollower ? leo : hw; // read_committed would stop at the LSO; without transactions LSO = HW
+    void isolationLevel;
+    const r = log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
+    if (r.error) return this.errorResponse(r.error);
+    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    return { ...base, error: 'NONE', highWatermark: hw, logStartOffset: log.logStartOffset, logEndOffset: leo, divergingEpoch: null, batches: r.batches, currentLeader: null };
+  }
+
+  errorResponse(error: KafkaError): FetchPartitionResponse {
+    return {
+      topic: this.topic,
+      partition: this.partition,
+      error,
+      highWatermark: -1,
+      logStartOffset: -1,
+      logEndOffset: -1,
+      divergingEpoch: null,
+      batches: [],
+      currentLeader: this.leader >= 0 ? { leaderId: this.leader, leaderEpoch: this.leaderEpoch } : null,
+    };
+  }
+
+  private updateFollowerFetchState(replicaId: number, fetchOffset: number, followerStart: number, leaderEnd: number, brokerEpoch: number): void {
+    const now = this.host.nowMs();
+    const prev = this.followers.get(replicaId) ?? resetFollowerState(replicaId, false, now);
+    const next = updateFetchState(prev, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
+    this.followers.set(replicaId, next);
+    this.maybeExpandIsr(next);
+    if (prev.logEndOffset !== next.logEndOffset) this.maybeIncrementLeaderHW();
+  }
+
+  /** The follower's latest known log end offset, -1 unknown (for tests and the UI). */
+  followerLogEndOffset(brokerId: number): number {
+    return this.followers.get(brokerId)?.logEndOffset ?? -1;
+  }
+
+  // ---- the high watermark ----
+
+  /** [Partition.maybeIncrementLeaderHW]; tells the broker when it moved. */
+  maybeIncrementLeaderHW(): boolean {
+    if (!this.isLeader) return false;
+    const log = this.log;
+    const maximal = new Set(this.maximalIsr);
+    maximal.delete(this.host.brokerId);
+    const now = this.host.nowMs();
+    const hw = nextHighWatermark({
+      currentHighWatermark: log.highWatermark,
+      leaderLogEndOffset: log.logEndOffset,
+      committedIsrSize: this.isr.length,
+      maximalIsrFollowers: maximal,
+      followers: [...this.followers.values()],
+      isIsrEligible: (id) => this.host.isReplicaIsrEligible(id, this.followers.get(id)?.brokerEpoch ?? -1),
+      effectiveMinIsr: this.host.effectiveMinIsr(this.topic),
+      nowMs: now,
+      replicaLagTimeMaxMs: this.host.config['replica.lag.time.max.ms'],
+    });
+    if (hw <= log.highWatermark) return false;
+    log.updateHighWatermark(hw);
+    this.host.trace.emit('replica.hw', this.host.nodeId, { topic: this.topic, partition: this.partition, broker: this.host.brokerId, hw: log.highWatermark, leo: log.logEndOffset });
+    this.host.onHighWatermarkIncreased(this);
+    return true;
+  }
+
+  // ---- the ISR ----
+
+  private maybeExpandIsr(f: FollowerState): void {
+    if (this.pending || this.isr.includes(f.brokerId)) return;
+    if (!this.host.isReplicaIsrEligible(f.brokerId, f.brokerEpoch)) return;
+    if (!canJoinIsr(f, this.log.highWatermark, this.leaderEpochStartOffset)) return;
+    const proposed = [...this.isr, f.brokerId];
+    this.pending = { kind: 'expand', proposed, maximal: proposed, awaitingMetadata: false };
+    this.host.trace.emit('replica.alter-isr', this.host.nodeId, {
+      topic: this.topic,
+      partition: this.partition,
+      broker: this.host.brokerId,
+      kind: 'expand',
+      from: [...this.isr],
+      to: proposed,
+      reason: `broker ${f.brokerId} caught up to offset ${f.logEndOffset}`,
+    });
+    this.host.sendAlterPartition(this, proposed);
+  }
+
+  /** The isr-expiration task [ReplicaManager.maybeShrinkIsr -> Partition.maybeShrinkIsr]. */
+  maybeShrinkIsr(): void {
+    if (!this.isLeader || this.pending) return;
+    const now = this.host.nowMs();
+    const lag = this.host.config['replica.lag.time.max.ms'];
+    const out = outOfSyncReplicas(this.isr, this.host.brokerId, this.followers, this.log.logEndOffset, now, lag);
+    if (out.length === 0) return;
+    const proposed = this.isr.filter((r) => !out.includes(r));
+    this.pending = { kind: 'shrink', proposed, maximal: this.isr, awaitingMetadata: false };
+    this.host.trace.emit('replica.alter-isr', this.host.nodeId, {
+      topic: this.topic,
+      partition: this.partition,
+      broker: this.host.brokerId,
+      kind: 'shrink',
+      from: [...this.isr],
+      to: proposed,
+      reason: `not caught up within replica.lag.time.max.ms=${lag}: ${out.join(', ')}`,
+    });
+    this.host.sendAlterPartition(this, proposed);
+  }
+
+  /** The controller's answer to our AlterPartition [Partition.handleAlterPartitionError / handleAlterPartitionUpdate]. */
+  onAlterPartitionResponse(
+    error: KafkaError,
+    result: { leaderEpoch: number; partitionEpoch: number; isr: readonly number[] } | null,
+  ): 'retry' | 'done' {
+    if (!this.pending) return 'done';
+    if (error === 'NONE' && result) {
+      if (result.leaderEpoch !== this.leaderEpoch || result.partitionEpoch <= this.partitionEpoch) {
+        // Metadata already moved past it.
+        this.pending = null;
+        return 'done';
+      }
+      this.isr = result.isr;
+      this.partitionEpoch = result.partitionEpoch;
+      this.pending = null;
+      this.maybeIncrementLeaderHW();
+      return 'done';
+    }
+    switch (error) {
+      case 'OPERATION_NOT_ATTEMPTED':
+      case 'INELIGIBLE_REPLICA':
+        this.pending = null; // back to the committed state; the next check may try again
+        return 'done';
+      case 'FENCED_LEADER_EPOCH':
+      case 'INVALID_UPDATE_VERSION':
+      case 'NOT_LEADER_OR_FOLLOWER':
+      case 'UNKNOWN_TOPIC_OR_PARTITION':
+      case 'NEW_LEADER_ELECTED':
+        // Only new metadata can resolve it; keep the pending state (and the maximal ISR) until then.
+        this.pending.awaitingMetadata = true;
+        return 'done';
+      default:
+        return 'retry';
+    }
+  }
+
+  /** The proposal in flight, for a retry after a network error. */
+  get pendingProposal(): readonly number[] | null {
+    return this.pending && !this.pending.awaitingMetadata ? this.pending.proposed : null;
+  }
+
+  /** Stops being a replica (reassigned away or deleted). */
+  stop(): void {
+    this.leader = -1;
+    this.followers = new Map();
+    this.pending = null;
+    this.trace('none');
+  }
+}

@@ -1,0 +1,363 @@
+import { NO_TIMER, type TimerId } from '../../core/scheduler';
+import { ms } from '../../core/time';
+import type { KafkaError } from '../errors';
+import type { LogManager } from '../log/logManager';
+import type {
+  FetchPartitionResponse,
+  FetchRequest,
+  FetchResponse,
+  ProducePartitionResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from '../protocol';
+import { batchesBytes } from '../protocol';
+import { Partition, type PartitionState, type ReplicaHost } from './partition';
+import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
+import { UnifiedLogAdapter } from './unifiedLogAdapter';
+
+/** What the replica manager needs from its broker, beyond what a partition and a fetcher need. */
+export interface ReplicaManagerHost extends ReplicaHost, Omit<FetcherHost, 'config' | 'legacyHighWatermarkTruncation' | 'brokerId' | 'nodeId'> {
+  readonly logManager: LogManager;
+  nowUs(): number;
+  reply(to: string, msg: object, bytes: number): void;
+  cancelTimer(id: TimerId): void;
+  setTimerId(delayUs: number, fn: () => void): TimerId;
+}
+
+interface DelayedProduce {
+  readonly results: ProducePartitionResponse[];
+  /** Partitions (indexes into results) still waiting for the HW. */
+  readonly pending: Set<number>;
+  readonly respond: (results: ProducePartitionResponse[]) => void;
+  timer: TimerId;
+  done: boolean;
+}
+
+interface ProduceWaiter {
+  readonly op: DelayedProduce;
+  readonly index: number;
+  readonly requiredOffset: number;
+}
+
+interface DelayedFetch {
+  readonly from: string;
+  readonly req: FetchRequest;
+  timer: TimerId;
+  done: boolean;
+}
+
+/**
+ * The broker's replicas [core/src/main/scala/kafka/server/ReplicaManager.scala]: every partition this broker
+ * holds, the produce and fetch paths with their purgatories (DelayedProduce waits for the high watermark,
+ * DelayedFetch for bytes), the replica fetchers, and the ISR expiration task.
+ */
+export class ReplicaManager {
+  readonly partitions = new Map<string, Partition>();
+  private readonly fetchers = new Map<number, ReplicaFetcher>();
+  private readonly produceWaiters = new Map<string, ProduceWaiter[]>();
+  private readonly fetchWaiters = new Map<string, Set<DelayedFetch>>();
+
+  constructor(private readonly host: ReplicaManagerHost) {}
+
+  partition(topic: string, partition: number): Partition | undefined {
+    return this.partitions.get(`${topic}-${partition}`);
+  }
+
+  /** Starts the ISR expiration task: every replica.lag.time.max.ms / 2 [ReplicaManager.startup]. */
+  startIsrExpiration(): void {
+    const period = ms(this.host.config['replica.lag.time.max.ms'] / 2);
+    const tick = () => {
+      for (const p of this.partitions.values()) p.maybeShrinkIsr();
+      this.host.setTimerId(period, tick);
+    };
+    this.host.setTimerId(period, tick);
+  }
+
+  // ---- metadata ----
+
+  /**
+   * Applies a partition's committed state for this broker [ReplicaManager.applyDelta]: creates the local
+   * replica (and log) if needed, makes it leader or follower, starts or moves its fetcher.
+   */
+  applyPartitionState(topic: string, partitionId: number, s: PartitionState): void {
+    const key = `${topic}-${partitionId}`;
+    const me = this.host.brokerId;
+    let p = this.partitions.get(key);
+    if (!s.replicas.includes(me)) {
+      if (p) {
+        this.removeFromFetchers(p);
+        p.stop();
+        this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
+        this.partitions.delete(key);
+      }
+      return;
+    }
+    if (!p) {
+      const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
+      p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
+      this.partitions.set(key, p);
+    }
+    const wasLeader = p.isLeader;
+    const change = p.applyState(s);
+    if (change === 'became-leader') {
+      this.removeFromFetchers(p);
+    } else if (change === 'became-follower') {
+      this.removeFromFetchers(p);
+      if (wasLeader) this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
+      if (s.leader >= 0) this.fetcherFor(s.leader).add(p);
+    }
+  }
+
+  private fetcherFor(leader: number): ReplicaFetcher {
+    let f = this.fetchers.get(leader);
+    if (!f) {
+      f = new ReplicaFetcher(leader, this.fetcherHost(), () => this.host.nowUs());
+      this.fetchers.set(leader, f);
+    }
+    return f;
+  }
+
+  private removeFromFetchers(p: Partition): void {
+    for (const f of this.fetchers.values()) f.remove(p);
+  }
+
+  private fetcherHost(): FetcherHost {
+    const h = this.host;
+    return {
+      brokerId: h.brokerId,
+      nodeId: h.nodeId,
+      get brokerEpoch() {
+        return h.brokerEpoch;
+      },
+      config: h.config,
+      legacyHighWatermarkTruncation: h.legacyHighWatermarkTruncation,
+      sendFetch: (leader, req, bytes, timeoutMs, done) => h.sendFetch(leader, req, bytes, timeoutMs, done),
+      setTimer: (d, fn) => h.setTimer(d, fn),
+      emitTruncate: (p, from, to, reason) => h.emitTruncate(p, from, to, reason),
+      emitFollowerAppend: (p, base, last, epoch) => {
+        h.emitFollowerAppend(p, base, last, epoch);
+      },
+    };
+  }
+
+  // ---- produce ----
+
+  /** Handles a Produce request [ReplicaManager.appendRecords; KafkaApis.handleProduceRequest]. */
+  handleProduce(from: string, req: ProduceRequest): void {
+    const results: ProducePartitionResponse[] = [];
+    const waiters: { index: number; requiredOffset: number; p: Partition }[] = [];
+    const nowMs = this.host.nowMs();
+    // With flush.messages the leader's fsync finishes before it answers (Kafka flushes inside the append).
+    let flushedAt = 0;
+    for (const d of req.partitions) {
+      const p = this.partitions.get(`${d.topic}-${d.partition}`);
+      const base = { topic: d.topic, partition: d.partition, logAppendTimeMs: -1, logStartOffset: -1 };
+      if (!p) {
+        results.push({ ...base, error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+        continue;
+      }
+      const r = p.appendRecordsToLeader(d.batch, req.acks);
+      results.push({ ...base, error: r.error, baseOffset: r.baseOffset, logAppendTimeMs: nowMs, logStartOffset: p.log.logStartOffset });
+      if (r.flushCompletesAt !== null) flushedAt = Math.max(flushedAt, r.flushCompletesAt);
+      if (r.error === 'NONE') {
+        this.completeFetchWaiters(p, 'leader-append');
+        if (req.acks === -1) waiters.push({ index: results.length - 1, requiredOffset: r.lastOffset + 1, p });
+      }
+    }
+    if (req.acks === 0) return;
+    const respond = (rs: ProducePartitionResponse[]) => {
+      const resp: Omit<ProduceResponse, 'correlationId'> = { type: 'ProduceResponse', partitions: rs };
+      const send = () => this.host.reply(from, { ...resp, correlationId: req.correlationId }, 32 * rs.length);
+      const wait = flushedAt - this.host.nowUs();
+      if (wait > 0) this.host.setTimer(wait, send);
+      else send();
+    };
+    if (waiters.length === 0) {
+      respond(results);
+      return;
+    }
+    // acks=all: wait until the high watermark covers every appended batch [DelayedProduce].
+    const op: DelayedProduce = { results, pending: new Set(), respond, timer: NO_TIMER, done: false };
+    for (const w of waiters) {
+      const status = w.p.checkEnoughReplicasReachOffset(w.requiredOffset);
+      if (status !== null) {
+        if (status !== 'NONE') results[w.index] = { ...results[w.index]!, error: status };
+        continue;
+      }
+      op.pending.add(w.index);
+      let list = this.produceWaiters.get(w.p.key);
+      if (!list) this.produceWaiters.set(w.p.key, (list = []));
+      list.push({ op, index: w.index, requiredOffset: w.requiredOffset });
+    }
+    if (op.pending.size === 0) {
+      respond(results);
+      return;
+    }
+    op.timer = this.host.setTimerId(ms(req.timeoutMs), () => {
+      if (op.done) return;
+      op.done = true;
+      // Every partition still waiting times out; its data stays in the log.
+      for (const i of op.pending) results[i] = { ...results[i]!, error: 'REQUEST_TIMED_OUT' };
+      respond(results);
+    });
+  }
+
+  /** The HW moved: complete the produce requests it now covers [DelayedProduce.tryComplete]. */
+  onHighWatermarkIncreased(p: Partition): void {
+    const list = this.produceWaiters.get(p.key);
+    if (list && list.length > 0) {
+      let i = 0;
+      while (i < list.length) {
+        const w = list[i]!;
+        if (w.op.done) {
+          list.splice(i, 1);
+          continue;
+        }
+        const status = p.checkEnoughReplicasReachOffset(w.requiredOffset);
+        if (status === null) {
+          i++;
+          continue;
+        }
+        list.splice(i, 1);
+        this.resolveWaiter(w, status);
+      }
+    }
+    this.completeFetchWaiters(p, 'hw');
+  }
+
+  private resolveWaiter(w: ProduceWaiter, status: KafkaError): void {
+    const op = w.op;
+    if (op.done || !op.pending.delete(w.index)) return;
+    if (status !== 'NONE') op.results[w.index] = { ...op.results[w.index]!, error: status };
+    if (op.pending.size === 0) {
+      op.done = true;
+      this.host.cancelTimer(op.timer);
+      op.respond(op.results);
+    }
+  }
+
+  /** Leadership lost: every waiting produce for the partition fails with `error`. */
+  private failWaiters(p: Partition, error: KafkaError): void {
+    const list = this.produceWaiters.get(p.key);
+    if (list) {
+      this.produceWaiters.delete(p.key);
+      for (const w of list) if (!w.op.done) this.resolveWaiter(w, error);
+    }
+    this.completeFetchWaiters(p, 'leadership');
+  }
+
+  // ---- fetch ----
+
+  /** Handles a Fetch from a follower or a consumer [ReplicaManager.fetchMessages]. */
+  handleFetch(from: string, req: FetchRequest): void {
+    const resp = this.readAll(req);
+    if (resp.ready || req.maxWaitMs <= 0) {
+      this.sendFetchResponse(from, req, resp.partitions);
+      return;
+    }
+    const op: DelayedFetch = { from, req, timer: NO_TIMER, done: false };
+    for (const fp of req.partitions) {
+      const key = `${fp.topic}-${fp.partition}`;
+      let set = this.fetchWaiters.get(key);
+      if (!set) this.fetchWaiters.set(key, (set = new Set()));
+      set.add(op);
+    }
+    op.timer = this.host.setTimerId(ms(req.maxWaitMs), () => this.completeFetch(op));
+  }
+
+  /**
+   * Reads every partition of a fetch. `ready` when there is an error to report, a diverging epoch, or at
+   * least minBytes of data [DelayedFetch.tryComplete]. Follower state is updated on every read, as Kafka
+   * does when a follower fetch is first served.
+   */
+  private readAll(req: FetchRequest): { ready: boolean; partitions: FetchPartitionResponse[] } {
+    const out: FetchPartitionResponse[] = [];
+    let bytes = 0;
+    let ready = false;
+    let budget = req.maxBytes;
+    for (const fp of req.partitions) {
+      const p = this.partitions.get(`${fp.topic}-${fp.partition}`);
+      let r: FetchPartitionResponse;
+      if (!p) {
+        r = {
+          topic: fp.topic,
+          partition: fp.partition,
+          error: 'NOT_LEADER_OR_FOLLOWER',
+          highWatermark: -1,
+          logStartOffset: -1,
+          logEndOffset: -1,
+          divergingEpoch: null,
+          batches: [],
+          currentLeader: null,
+        };
+      } else {
+        r = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, Math.max(0, budget), req.isolationLevel);
+      }
+      const b = batchesBytes(r.batches);
+      bytes += b;
+      budget -= b;
+      if (r.error !== 'NONE' || r.divergingEpoch) ready = true;
+      out.push(r);
+    }
+    if (bytes >= req.minBytes && bytes > 0) ready = true;
+    return { ready, partitions: out };
+  }
+
+  private completeFetchWaiters(p: Partition, why: 'leader-append' | 'hw' | 'leadership'): void {
+    const set = this.fetchWaiters.get(p.key);
+    if (!set || set.size === 0) return;
+    for (const op of [...set]) {
+      if (op.done) {
+        set.delete(op);
+        continue;
+      }
+      const isFollower = op.req.replicaId >= 0;
+      // Followers wait for new bytes in the log; consumers for bytes below the HW; everyone for leadership changes.
+      if (why === 'leadership' || (isFollower && why === 'leader-append') || (!isFollower && why === 'hw')) {
+        if (why === 'leadership') {
+          this.completeFetch(op);
+          continue;
+        }
+        const r = this.peekBytes(op.req);
+        if (r >= op.req.minBytes) this.completeFetch(op);
+      }
+    }
+  }
+
+  /** Bytes a fetch would get now, without updating any state (a leadership change counts as ready). */
+  private peekBytes(req: FetchRequest): number {
+    let bytes = 0;
+    for (const fp of req.partitions) {
+      const p = this.partitions.get(`${fp.topic}-${fp.partition}`);
+      if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
+      const upTo = req.replicaId >= 0 ? p.log.logEndOffset : p.log.highWatermark;
+      if (fp.fetchOffset >= upTo) continue;
+      const r = p.log.read(fp.fetchOffset, fp.maxBytes, upTo, true);
+      bytes += batchesBytes(r.batches);
+      if (bytes >= req.minBytes) return bytes;
+    }
+    return bytes;
+  }
+
+  private completeFetch(op: DelayedFetch): void {
+    if (op.done) return;
+    op.done = true;
+    this.host.cancelTimer(op.timer);
+    for (const fp of op.req.partitions) this.fetchWaiters.get(`${fp.topic}-${fp.partition}`)?.delete(op);
+    const resp = this.readAll(op.req);
+    this.sendFetchResponse(op.from, op.req, resp.partitions);
+  }
+
+  private sendFetchResponse(from: string, req: FetchRequest, partitions: FetchPartitionResponse[]): void {
+    let bytes = 0;
+    for (const p of partitions) bytes += batchesBytes(p.batches) + 32;
+    const resp: Omit<FetchResponse, 'correlationId'> = { type: 'FetchResponse', error: 'NONE', partitions };
+    this.host.reply(from, { ...resp, correlationId: req.correlationId }, bytes);
+  }
+
+  /** Stops every fetcher (process shutdown). */
+  shutdown(): void {
+    for (const f of this.fetchers.values()) f.stop();
+    this.fetchers.clear();
+  }
+}

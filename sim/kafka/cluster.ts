@@ -1,0 +1,203 @@
+import { ms, type Micros } from '../core/time';
+import type { TargetResolver } from '../world/nemesis';
+import type { World } from '../world/world';
+import { Admin, type TopicToCreate } from './admin';
+import { Broker, type BrokerExtension } from './broker/broker';
+import { brokerActorId } from './client/metadataCache';
+import { Producer } from './client/producer/producer';
+import type { ProducerWorkload } from './client/producer/workload';
+import type { BrokerConfig, ProducerConfig } from './config/configs';
+import { Controller } from './controller/controller';
+import type { MetadataImage } from './metadata/metadataImage';
+
+declare module '../core/trace' {
+  interface TraceKinds {
+    /** The cluster finished booting (controllers elected, brokers unfenced, topics created): scenario time 0. */
+    'scenario.start': { bootMs: number };
+  }
+}
+
+export interface KafkaClusterOptions {
+  readonly controllers: number;
+  readonly brokers: number;
+  /** Rack per broker (index id-1), or null. */
+  readonly racks: readonly (string | null)[];
+  readonly zones: readonly string[];
+  readonly brokerConfig: BrokerConfig;
+  /** Broker overrides as Kafka names -> strings (the static config; topic-default synonyms matter). */
+  readonly staticConfig: Readonly<Record<string, string>>;
+  readonly eligibleLeaderReplicas: boolean;
+  readonly legacyHighWatermarkTruncation: boolean;
+  /** Builds the broker's extra request handlers (the group coordinator). */
+  readonly brokerExtensions?: (b: Broker) => BrokerExtension;
+}
+
+/** Topic-default configs that the first controller writes as cluster-wide configs at bootstrap. */
+const CLUSTER_DEFAULT_KEYS = ['min.insync.replicas', 'unclean.leader.election.enable'] as const;
+
+/**
+ * A Kafka cluster on a world: controller and broker hosts, an admin client, and the clients added later.
+ * It also resolves Kafka-level fault targets (`leader:orders/0`, `controller:active`) from the active
+ * controller's committed metadata — the omniscient view, never consulted by actors.
+ */
+export class KafkaCluster {
+  readonly controllerIds: string[];
+  readonly brokerIds: number[];
+
+  constructor(
+    readonly world: World,
+    readonly opts: KafkaClusterOptions,
+  ) {
+    this.controllerIds = Array.from({ length: opts.controllers }, (_, i) => `controller-${i + 1}`);
+    this.brokerIds = Array.from({ length: opts.brokers }, (_, i) => i + 1);
+    const clusterConfigs: Record<string, string> = {};
+    for (const k of CLUSTER_DEFAULT_KEYS) {
+      if (opts.staticConfig[k] !== undefined) clusterConfigs[k] = opts.staticConfig[k];
+    }
+    this.controllerIds.forEach((id, i) => {
+      const zone = opts.zones[i % Math.max(1, opts.zones.length)] ?? 'zone-a';
+      const host = world.addHost({ id, zone, rack: `controller-rack-${zone}`, tags: ['controller'] });
+      host.addProcess({
+        id,
+        create: (ctx) =>
+          new Controller(ctx, {
+            id,
+            voters: this.controllerIds,
+            config: opts.brokerConfig,
+            eligibleLeaderReplicas: opts.eligibleLeaderReplicas,
+            clusterConfigs,
+          }),
+      });
+    });
+    for (const b of this.brokerIds) {
+      const id = brokerActorId(b);
+      const rack = opts.racks[b - 1] ?? null;
+      const host = world.addHost({ id, zone: opts.zones[b - 1] ?? 'zone-a', rack: rack ?? 'rack-0', tags: ['broker'] });
+      host.addProcess({
+        id,
+        create: (ctx) =>
+          new Broker(ctx, {
+            brokerId: b,
+            rack,
+            voters: this.controllerIds,
+            config: opts.brokerConfig,
+            staticConfig: opts.staticConfig,
+            legacyHighWatermarkTruncation: opts.legacyHighWatermarkTruncation,
+            ...(opts.brokerExtensions ? { extensions: opts.brokerExtensions } : {}),
+          }),
+      });
+    }
+    world.addResolver(this.resolver());
+  }
+
+  // ---- the omniscient view ----
+
+  controller(id: string): Controller | undefined {
+    return this.world.host(id).process(id) as Controller | undefined;
+  }
+
+  broker(id: number): Broker | undefined {
+    const aid = brokerActorId(id);
+    return this.world.host(aid).process(aid) as Broker | undefined;
+  }
+
+  /** The active controller now, if any. */
+  activeController(): Controller | undefined {
+    for (const id of this.controllerIds) {
+      const c = this.controller(id);
+      if (c?.alive && c.isActive) return c;
+    }
+    return undefined;
+  }
+
+  /** The most advanced committed metadata among live controllers (the active one's when there is one). */
+  image(): MetadataImage | undefined {
+    const active = this.activeController();
+    if (active) return active.image;
+    let best: MetadataImage | undefined;
+    for (const id of this.controllerIds) {
+      const c = this.controller(id);
+      if (c?.alive && (!best || c.image.lastOffset > best.lastOffset)) best = c.image;
+    }
+    return best;
+  }
+
+  /** Fault targets that only make sense in Kafka terms, resolved when the fault fires. */
+  resolver(): TargetResolver {
+    return {
+      prefixes: ['leader:', 'follower:', 'controller:', 'broker:'],
+      hostIds: [],
+      resolve: (sel: string) => {
+        if (sel === 'controller:active') {
+          const c = this.activeController();
+          return c ? [c.id] : [];
+        }
+        if (sel.startsWith('broker:')) {
+          const n = Number(sel.slice(7));
+          return Number.isInteger(n) && this.brokerIds.includes(n) ? [brokerActorId(n)] : [];
+        }
+        const m = /^(leader|follower):(.+?)[/-](\d+)$/.exec(sel);
+        if (!m) return null;
+        const img = this.image();
+        const p = img?.partitionByName(m[2]!, Number(m[3]));
+        if (!p) return [];
+        if (m[1] === 'leader') return p.leader >= 0 ? [brokerActorId(p.leader)] : [];
+        return p.isr.filter((r) => r !== p.leader).map((r) => brokerActorId(r));
+      },
+    };
+  }
+
+  // ---- boot ----
+
+  /**
+   * Starts the cluster and runs it until it is ready for a scenario: an active controller, every broker
+   * registered and unfenced, the topics created with leaders, and every broker caught up on metadata.
+   * Returns the boot time; throws if the cluster does not come up within `limitMs`.
+   */
+  boot(topics: readonly TopicToCreate[], limitMs = 120_000): Micros {
+    const world = this.world;
+    world.start();
+    const deadline = world.now + ms(limitMs);
+    const step = ms(50);
+    const until = (cond: () => boolean, what: string) => {
+      while (!cond()) {
+        if (world.now >= deadline) throw new Error(`the cluster did not boot within ${limitMs} ms: ${what}`);
+        world.runUntil(world.now + step);
+      }
+    };
+    until(() => {
+      const img = this.activeController()?.image;
+      return !!img && this.brokerIds.every((b) => img.broker(b) !== undefined && !img.broker(b)!.fenced);
+    }, 'brokers did not all register and unfence');
+    const adminHost = world.addHost({ id: 'admin', zone: this.opts.zones[0] ?? 'zone-a', tags: ['client'] });
+    let admin: Admin | undefined;
+    adminHost.addProcess({ id: 'admin', create: (ctx) => (admin = new Admin(ctx, 'admin', this.controllerIds, topics)) });
+    adminHost.start();
+    until(() => admin?.done === true, 'topics were not created');
+    const failed = admin!.results.filter((r) => r.error !== 'NONE');
+    if (failed.length > 0) throw new Error(`topic creation failed: ${failed.map((f) => `${f.name}: ${f.error} ${f.message}`).join('; ')}`);
+    until(() => {
+      const img = this.activeController()?.image;
+      if (!img) return false;
+      for (const t of topics) {
+        const ti = img.topicByName(t.name);
+        if (!ti || ti.partitions.some((p) => p.leader < 0)) return false;
+      }
+      return this.brokerIds.every((b) => {
+        const br = this.broker(b);
+        return !!br && br.image.lastOffset >= img.lastOffset - 1 && topics.every((t) => br.image.topicByName(t.name) !== undefined);
+      });
+    }, 'partitions did not get leaders on every broker');
+    world.trace.emit('scenario.start', 'cluster', { bootMs: world.now / 1000 });
+    return world.now;
+  }
+
+  // ---- clients ----
+
+  addProducer(id: string, config: ProducerConfig, workloads: readonly ProducerWorkload[], zone: string | null, startAtUs?: Micros): void {
+    const host = this.world.addHost({ id, zone: zone ?? this.opts.zones[0] ?? 'zone-a', tags: ['client', 'producer'] });
+    host.addProcess({ id, create: (ctx) => new Producer(ctx, { id, config, bootstrap: this.brokerIds, workloads }) });
+    if (startAtUs === undefined || startAtUs <= this.world.now) host.start();
+    else this.world.scheduler.at(startAtUs, () => host.start(), undefined, `the start of ${id}`);
+  }
+}

@@ -1,0 +1,443 @@
+import { NO_TIMER, type TimerId } from '../../core/scheduler';
+import { ms, type Micros } from '../../core/time';
+import type { ProcessContext } from '../../world/host';
+import { Process } from '../../world/process';
+import type { BrokerConfig } from '../config/configs';
+import type { KafkaError } from '../errors';
+import { ELIGIBLE_LEADER_REPLICAS_VERSION } from '../metadata/features';
+import { bootstrapRecords } from '../metadata/bootstrap';
+import { MetadataImage } from '../metadata/metadataImage';
+import { metadataRecordBytes, type MetadataRecord } from '../metadata/records';
+import { newUuid } from '../metadata/uuid';
+import type {
+  AllocateProducerIdsRequest,
+  AlterPartitionRequest,
+  BrokerHeartbeatRequest,
+  BrokerRegistrationRequest,
+  CreateTopicsRequest,
+} from '../protocol';
+import { KafkaRaftClient } from '../raft/kafkaRaftClient';
+import type { RaftBatch } from '../raft/messages';
+import { quorumConfig } from '../raft/quorumConfig';
+import { processRaftIo } from '../raft/raftIo';
+import { alterPartition } from './rules/alterPartition';
+import {
+  activateHeartbeatStates,
+  lowestActiveOffset,
+  maybeFenceOneStaleBroker,
+  maybeUpdateControlledShutdownOffset,
+  newHeartbeatState,
+  processBrokerHeartbeat,
+  staleBrokerCheckIntervalMs,
+  type BrokerHeartbeatState,
+} from './rules/brokerHeartbeat';
+import { registerBroker } from './rules/brokerRegistration';
+import type { ControllerResult, PartitionElection } from './rules/controllerResult';
+import { createTopic } from './rules/createTopic';
+import { maybeBalancePartitionLeaders } from './rules/preferredLeaderElection';
+import { maybeElectUncleanLeaders } from './rules/uncleanLeaderElection';
+import { IMMEDIATE_RESCHEDULE_MS } from './rules/controllerConfigs';
+
+declare module '../../core/trace' {
+  interface TraceKinds {
+    /** This controller became the active controller (the Raft leader of the metadata log). */
+    'controller.active': { epoch: number };
+    'controller.inactive': { epoch: number };
+    /** A partition leader election, committed: who, why, chosen from which set. */
+    'controller.election': {
+      topic: string;
+      partition: number;
+      previousLeader: number;
+      leader: number;
+      source: string | null;
+      reason: string;
+      leaderEpoch: number;
+      isr: number[];
+      elr: number[];
+    };
+    /** A partition's committed state changed (ISR, ELR, leader). */
+    'controller.partition': {
+      topic: string;
+      partition: number;
+      leader: number;
+      leaderEpoch: number;
+      partitionEpoch: number;
+      isr: number[];
+      elr: number[];
+      replicas: number[];
+    };
+    /** A broker's registration changed: registered, fenced, unfenced, controlled shutdown. */
+    'controller.broker': { broker: number; brokerEpoch: number; change: string; reason: string };
+  }
+}
+
+/** Producer ids are handed to brokers in blocks of this size [ProducerIdControlManager: PRODUCER_ID_BLOCK_SIZE]. */
+export const PRODUCER_ID_BLOCK_SIZE = 1000;
+
+export interface ControllerOptions {
+  readonly id: string;
+  readonly voters: readonly string[];
+  readonly config: BrokerConfig;
+  readonly eligibleLeaderReplicas: boolean;
+  /** Cluster-wide topic defaults from the static broker config (min.insync.replicas, ...), written at bootstrap. */
+  readonly clusterConfigs: Readonly<Record<string, string>>;
+}
+
+interface PendingWrite {
+  /** Responds once every record up to this offset is committed. */
+  readonly offset: number;
+  readonly done: () => void;
+  readonly elections: readonly PartitionElection[];
+}
+
+type Reply = (msg: object) => void;
+
+/**
+ * A KRaft controller [metadata/.../controller/QuorumController.java]: a voter of the metadata quorum. The
+ * active one (the Raft leader) turns requests and timers into metadata records, appends them, applies them
+ * to its image at once, and answers when they are committed. Every controller replays committed records.
+ */
+export class Controller extends Process {
+  private readonly raft: KafkaRaftClient<MetadataRecord>;
+  /** What is committed (every controller). */
+  private committed = new MetadataImage();
+  /** What the active controller has written, committed or not (null when not active). */
+  private active: MetadataImage | null = null;
+  private activeEpoch = -1;
+  private nextOffset = 0;
+  private committedOffset = 0;
+  private pending: PendingWrite[] = [];
+  private heartbeats = new Map<number, BrokerHeartbeatState>();
+  private timers: TimerId[] = [];
+  private readonly placementRandom;
+  private readonly idRandom;
+
+  constructor(
+    ctx: ProcessContext,
+    private readonly opts: ControllerOptions,
+  ) {
+    super(opts.id, ctx);
+    const c = opts.config;
+    this.placementRandom = this.random.fork('placement');
+    this.idRandom = this.random.fork('ids');
+    this.raft = new KafkaRaftClient<MetadataRecord>(
+      processRaftIo(this),
+      {
+        quorum: quorumConfig(opts.voters, {
+          'controller.quorum.election.timeout.ms': c['controller.quorum.election.timeout.ms'],
+          'controller.quorum.fetch.timeout.ms': c['controller.quorum.fetch.timeout.ms'],
+          'controller.quorum.election.backoff.max.ms': c['controller.quorum.election.backoff.max.ms'],
+          'controller.quorum.request.timeout.ms': c['controller.quorum.request.timeout.ms'],
+          'controller.quorum.retry.backoff.ms': c['controller.quorum.retry.backoff.ms'],
+          'controller.quorum.append.linger.ms': c['controller.quorum.append.linger.ms'],
+        }),
+        recordBytes: metadataRecordBytes,
+      },
+      {
+        onCommit: (batches, committedOffset) => this.onCommit(batches, committedOffset),
+        onLeaderChange: () => {},
+        onBecomeLeader: (epoch) => this.becomeActive(epoch),
+        onResign: (epoch) => this.resign(epoch),
+        onFatalError: (reason) => this.exit(`fatal: ${reason}`),
+      },
+    );
+  }
+
+  /** The committed metadata (tests, the UI and the fault resolver read it; never other actors). */
+  get image(): MetadataImage {
+    return this.committed;
+  }
+
+  get isActive(): boolean {
+    return this.active !== null;
+  }
+
+  get raftClient(): KafkaRaftClient<MetadataRecord> {
+    return this.raft;
+  }
+
+  override onStart(): void {
+    this.raft.start();
+  }
+
+  override onDisconnect(peer: string): void {
+    this.raft.onDisconnect(peer);
+  }
+
+  onMessage(from: string, msg: unknown): void {
+    if (this.raft.handleMessage(from, msg)) return;
+    const m = msg as { type: string; correlationId: number };
+    const reply: Reply = (body) => this.send(from, { ...body, correlationId: m.correlationId }, 64);
+    if (!this.active) {
+      reply({ type: `${m.type}Response`, error: 'NOT_CONTROLLER', leaderHint: this.raft.leaderId });
+      return;
+    }
+    switch (m.type) {
+      case 'BrokerRegistration':
+        return this.handleRegistration(m as BrokerRegistrationRequest, reply);
+      case 'BrokerHeartbeat':
+        return this.handleHeartbeat(m as BrokerHeartbeatRequest, reply);
+      case 'AlterPartition':
+        return this.handleAlterPartition(m as AlterPartitionRequest, reply);
+      case 'CreateTopics':
+        return this.handleCreateTopics(m as CreateTopicsRequest, reply);
+      case 'AllocateProducerIds':
+        return this.handleAllocateProducerIds(m as AllocateProducerIdsRequest, reply);
+      default:
+        reply({ type: `${m.type}Response`, error: 'INVALID_REQUEST' });
+    }
+  }
+
+  // ---- committed records (every controller) ----
+
+  private onCommit(batches: readonly RaftBatch<MetadataRecord>[], committedOffset: number): void {
+    for (const b of batches) {
+      for (let i = 0; i < b.records.length; i++) this.committed.replay(b.records[i]!, b.baseOffset + i);
+    }
+    this.committedOffset = committedOffset;
+    if (this.active) this.completePending();
+  }
+
+  private completePending(): void {
+    while (this.pending.length > 0 && this.pending[0]!.offset < this.committedOffset) {
+      const p = this.pending.shift()!;
+      this.traceElections(p.elections);
+      p.done();
+    }
+  }
+
+  // ---- becoming and ceasing to be the active controller ----
+
+  private becomeActive(epoch: number): void {
+    this.active = this.committed.clone();
+    this.activeEpoch = epoch;
+    this.nextOffset = this.raft.endOffset;
+    this.pending = [];
+    this.trace.emit('controller.active', this.id, { epoch });
+    // Every live broker's session starts again now [ClusterControlManager.activate].
+    this.heartbeats = new Map(activateHeartbeatStates(this.active, this.now).map((s) => [s.brokerId, s]));
+    if (this.active.featureLevel(ELIGIBLE_LEADER_REPLICAS_VERSION) === 0 && this.active.brokers().length === 0 && this.active.topics().length === 0) {
+      const records = bootstrapRecords({
+        eligibleLeaderReplicas: this.opts.eligibleLeaderReplicas,
+        minInsyncReplicas: this.opts.config['min.insync.replicas'],
+        clusterConfigs: this.opts.clusterConfigs,
+      });
+      if (records.length > 0 && this.isFirstBoot()) this.write({ records, response: undefined, elections: [] }, () => {});
+    }
+    this.startTimers();
+  }
+
+  /** Nothing was ever committed beyond leader changes: this is a freshly formatted cluster. */
+  private isFirstBoot(): boolean {
+    return this.committed.brokers().length === 0 && this.committed.topics().length === 0 && this.committed.featureLevel(ELIGIBLE_LEADER_REPLICAS_VERSION) === 0 && !this.bootstrapped;
+  }
+
+  private get bootstrapped(): boolean {
+    return this.committed.resourceConfigs('BROKER', '') !== undefined;
+  }
+
+  private resign(epoch: number): void {
+    if (!this.active) return;
+    this.active = null;
+    this.pending = [];
+    for (const t of this.timers) this.cancelTimer(t);
+    this.timers = [];
+    this.trace.emit('controller.inactive', this.id, { epoch });
+  }
+
+  private startTimers(): void {
+    const c = this.opts.config;
+    const every = (periodMs: number, fn: () => boolean | void) => {
+      const tick = () => {
+        if (!this.active) return;
+        const again = fn();
+        this.timers.push(this.setTimer(ms(again === true ? IMMEDIATE_RESCHEDULE_MS : periodMs), tick));
+      };
+      this.timers.push(this.setTimer(ms(periodMs), tick));
+    };
+    // The metadata log advances even when idle, so observers see a live leader [QuorumController maybeScheduleNextWriteNoOpRecord].
+    if (c['metadata.max.idle.interval.ms'] > 0) {
+      every(c['metadata.max.idle.interval.ms'], () => {
+        this.write({ records: [{ type: 'NoOpRecord' }], response: undefined, elections: [] }, () => {});
+      });
+    }
+    every(staleBrokerCheckIntervalMs(c['broker.session.timeout.ms']), () => this.fenceStaleBroker());
+    if (c['auto.leader.rebalance.enable']) {
+      every(c['leader.imbalance.check.interval.seconds'] * 1000, () => {
+        const r = maybeBalancePartitionLeaders(this.active!);
+        if (r.records.length > 0) this.write(r, () => {});
+        return r.response;
+      });
+    }
+    every(c['unclean.leader.election.interval.ms'], () => {
+      const r = maybeElectUncleanLeaders(this.active!);
+      if (r.records.length > 0) this.write(r, () => {});
+      return r.response;
+    });
+  }
+
+  // ---- writing ----
+
+  /**
+   * Appends a rule's records, applies them to the active image at once, and calls `done` once they (and
+   * everything before them) are committed. Returns the offset of the first record, or null when no longer
+   * the leader.
+   */
+  private write<T>(result: ControllerResult<T>, done: () => void): number | null {
+    const image = this.active!;
+    const first = this.nextOffset;
+    if (result.records.length > 0) {
+      const last = this.raft.append(result.records, this.activeEpoch);
+      if (last === null) return null;
+      result.records.forEach((r, i) => image.replay(r, first + i));
+      this.nextOffset = last + 1;
+    }
+    this.pending.push({ offset: this.nextOffset - 1, done, elections: result.elections });
+    this.completePending();
+    return first;
+  }
+
+  private traceElections(elections: readonly PartitionElection[]): void {
+    for (const e of elections) {
+      const p = this.committed.partition(e.topicId, e.partitionId);
+      this.trace.emit('controller.election', this.id, {
+        topic: e.topicName,
+        partition: e.partitionId,
+        previousLeader: e.previousLeader,
+        leader: e.newLeader,
+        source: e.source,
+        reason: e.reason,
+        leaderEpoch: p?.leaderEpoch ?? -1,
+        isr: p ? [...p.isr] : [],
+        elr: p ? [...p.elr] : [],
+      });
+    }
+  }
+
+  // ---- requests ----
+
+  private handleRegistration(req: BrokerRegistrationRequest, reply: Reply): void {
+    const image = this.active!;
+    const hb = this.heartbeats.get(req.brokerId);
+    const sessionValid = hb !== undefined && !hb.fenced && hb.lastContact + ms(this.opts.config['broker.session.timeout.ms']) >= this.now;
+    const r = registerBroker(image, req, this.nextOffset, sessionValid);
+    if (r.response.error !== 'NONE') {
+      reply({ type: 'BrokerRegistrationResponse', error: r.response.error, brokerEpoch: -1 });
+      return;
+    }
+    const epoch = r.response.brokerEpoch;
+    const unclean = req.previousBrokerEpoch < 0 || (image.broker(req.brokerId) !== undefined && image.broker(req.brokerId)!.epoch !== req.previousBrokerEpoch);
+    this.write(r, () => {
+      this.heartbeats.set(req.brokerId, newHeartbeatState(req.brokerId, epoch, this.now, true));
+      this.trace.emit('controller.broker', this.id, { broker: req.brokerId, brokerEpoch: epoch, change: 'registered', reason: unclean ? 'unclean shutdown' : 'clean shutdown' });
+      reply({ type: 'BrokerRegistrationResponse', error: 'NONE', brokerEpoch: epoch });
+    });
+    // The session starts now, fenced, so the stale check does not fence it before its first heartbeat.
+    this.heartbeats.set(req.brokerId, newHeartbeatState(req.brokerId, epoch, this.now, true));
+  }
+
+  private handleHeartbeat(req: BrokerHeartbeatRequest, reply: Reply): void {
+    const image = this.active!;
+    const lowest = lowestActiveOffset(this.heartbeats.values());
+    const r = processBrokerHeartbeat(image, this.heartbeats.get(req.brokerId), req, this.now, lowest);
+    if (r.response.error !== 'NONE' || !r.state) {
+      reply({ type: 'BrokerHeartbeatResponse', ...r.response });
+      return;
+    }
+    let state = r.state;
+    this.heartbeats.set(req.brokerId, state);
+    const first = this.write(r, () => {
+      if (r.transition) {
+        this.trace.emit('controller.broker', this.id, { broker: req.brokerId, brokerEpoch: req.brokerEpoch, change: r.transition.to.toLowerCase(), reason: 'heartbeat' });
+      }
+      reply({ type: 'BrokerHeartbeatResponse', ...r.response });
+    });
+    if (r.response.inControlledShutdown && first !== null) {
+      state = maybeUpdateControlledShutdownOffset(state, this.nextOffset - 1);
+      this.heartbeats.set(req.brokerId, state);
+    }
+  }
+
+  private fenceStaleBroker(): void {
+    const image = this.active!;
+    const r = maybeFenceOneStaleBroker(image, this.heartbeats.values(), this.now, this.opts.config['broker.session.timeout.ms']);
+    if (!r.fenced) return;
+    const fenced = r.fenced;
+    this.heartbeats.set(fenced.brokerId, fenced);
+    this.write(r, () => {
+      this.trace.emit('controller.broker', this.id, { broker: fenced.brokerId, brokerEpoch: fenced.brokerEpoch, change: 'fenced', reason: `no heartbeat for broker.session.timeout.ms=${this.opts.config['broker.session.timeout.ms']}` });
+    });
+  }
+
+  private handleAlterPartition(req: AlterPartitionRequest, reply: Reply): void {
+    const r = alterPartition(this.active!, {
+      brokerId: req.brokerId,
+      brokerEpoch: req.brokerEpoch,
+      topic: req.topic,
+      partition: req.partition,
+      leaderEpoch: req.leaderEpoch,
+      partitionEpoch: req.partitionEpoch,
+      newIsr: req.newIsr,
+    });
+    const resp = r.response;
+    this.write(r, () =>
+      reply({
+        type: 'AlterPartitionResponse',
+        error: resp.error,
+        topic: req.topic,
+        partition: req.partition,
+        leaderId: resp.leaderId,
+        leaderEpoch: resp.leaderEpoch,
+        isr: resp.isr,
+        partitionEpoch: resp.partitionEpoch,
+      }),
+    );
+  }
+
+  private handleCreateTopics(req: CreateTopicsRequest, reply: Reply): void {
+    const results: { name: string; error: KafkaError; message: string }[] = [];
+    let last: () => void = () => {};
+    for (const t of req.topics) {
+      const r = createTopic(
+        this.active!,
+        { name: t.name, numPartitions: t.numPartitions, replicationFactor: t.replicationFactor, configs: t.configs },
+        this.placementRandom,
+        newUuid(this.idRandom),
+        { numPartitions: this.opts.config['num.partitions'], replicationFactor: this.opts.config['default.replication.factor'] },
+      );
+      results.push({ name: t.name, error: r.response.error, message: r.response.message });
+      if (r.records.length > 0) this.write(r, () => {});
+    }
+    last = () => reply({ type: 'CreateTopicsResponse', topics: results });
+    this.write({ records: [], response: undefined, elections: [] }, last);
+  }
+
+  private handleAllocateProducerIds(req: AllocateProducerIdsRequest, reply: Reply): void {
+    const image = this.active!;
+    const b = image.broker(req.brokerId);
+    if (!b || b.epoch !== req.brokerEpoch) {
+      reply({ type: 'AllocateProducerIdsResponse', error: 'STALE_BROKER_EPOCH', producerIdStart: -1, producerIdLen: 0 });
+      return;
+    }
+    const start = image.nextProducerId();
+    this.write(
+      {
+        records: [{ type: 'ProducerIdsRecord', brokerId: req.brokerId, brokerEpoch: req.brokerEpoch, nextProducerId: start + PRODUCER_ID_BLOCK_SIZE }],
+        response: undefined,
+        elections: [],
+      },
+      () => reply({ type: 'AllocateProducerIdsResponse', error: 'NONE', producerIdStart: start, producerIdLen: PRODUCER_ID_BLOCK_SIZE }),
+    );
+  }
+
+  /** Kept for tests: the time until the next timer of the active controller, or Infinity. */
+  get heartbeatStates(): ReadonlyMap<number, BrokerHeartbeatState> {
+    return this.heartbeats;
+  }
+
+  /** Unused timer handle placeholder for clarity in subclasses. */
+  protected static readonly NONE: TimerId = NO_TIMER;
+  protected static epochOf(us: Micros): number {
+    return us;
+  }
+}

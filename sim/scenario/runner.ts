@@ -1,0 +1,262 @@
+import { ms, type Micros } from '../core/time';
+import type { TraceEvent, TraceSink } from '../core/trace';
+import { World } from '../world/world';
+import type { Fault } from '../world/nemesis';
+import { KafkaCluster } from '../kafka/cluster';
+import type { Producer } from '../kafka/client/producer/producer';
+import type { TopicToCreate } from '../kafka/admin';
+import { runCheckers, checkValue, type CheckReport } from '../check/checkers';
+import type { ExpectationSpec } from './spec';
+import type { Scenario } from './validate';
+import { attachConsumers, consumerTopics } from './consumers';
+
+export interface ExpectationResult {
+  readonly description: string;
+  readonly check: string;
+  readonly op: string;
+  readonly expected: number;
+  readonly actual: number;
+  readonly ok: boolean;
+}
+
+export interface RunResult {
+  readonly scenario: string;
+  readonly seed: number | string;
+  readonly simulatedMs: number;
+  /** Trace events recorded. */
+  readonly events: number;
+  /** Events the engine dispatched. */
+  readonly engineEvents: number;
+  readonly traceHash: string;
+  readonly checks: CheckReport;
+  readonly expectations: readonly ExpectationResult[];
+  readonly ok: boolean;
+  /** The trace, when kept in memory. */
+  readonly trace: readonly TraceEvent[];
+  /** Scenario time 0 on the simulated clock (the cluster finished booting). */
+  readonly startUs: Micros;
+  readonly cluster: KafkaCluster;
+}
+
+export interface RunOptions {
+  /** Overrides the scenario's seed. */
+  readonly seed?: number | string;
+  readonly sinks?: readonly TraceSink[];
+  /** Keep the trace in memory (default true; the checkers need it). */
+  readonly keepEvents?: boolean;
+  /** Compute the trace hash (default true). */
+  readonly hash?: boolean;
+  /** Stop after this much scenario time instead of the scenario's duration plus quiet period (the UI's incremental runs). */
+  readonly untilUs?: Micros;
+}
+
+/** The resolved configuration written into the trace header (enough to rebuild the run). */
+export function headerConfig(s: Scenario): unknown {
+  return { spec: s.spec, seed: s.seed };
+}
+
+/** Plain words for an expectation. */
+export function describeExpectation(e: ExpectationSpec): string {
+  return e.description ?? `${e.check} ${e.op} ${e.value}`;
+}
+
+function holds(actual: number, op: string, expected: number): boolean {
+  switch (op) {
+    case '=':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    default:
+      return false;
+  }
+}
+
+export function evaluateExpectations(expect: readonly ExpectationSpec[], checks: CheckReport): ExpectationResult[] {
+  return expect.map((e) => {
+    const actual = checkValue(checks, e.check);
+    return { description: describeExpectation(e), check: e.check, op: e.op, expected: e.value, actual, ok: holds(actual, e.op, e.value) };
+  });
+}
+
+/**
+ * Runs a validated scenario: builds the world and the cluster, boots it, starts the clients, applies the
+ * fault schedule, runs the duration and the quiet period, records the final state, and checks the trace.
+ */
+export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
+  const seed = opts.seed ?? s.seed;
+  const net = s.cluster.network;
+  const world = new World({
+    seed,
+    scenario: s.id,
+    config: headerConfig({ ...s, seed }),
+    ...(opts.sinks ? { sinks: opts.sinks } : {}),
+    keepEvents: opts.keepEvents !== false,
+    hash: opts.hash !== false,
+    network: {
+      ...(net?.sameZoneLatencyMs !== undefined && { sameZone: { baseMs: net.sameZoneLatencyMs, jitterMs: net.jitterMs ?? 0.05 } }),
+      ...(net?.crossZoneLatencyMs !== undefined && { crossZone: { baseMs: net.crossZoneLatencyMs, jitterMs: net.jitterMs ?? 0.2 } }),
+      ...(net?.bandwidthBytesPerSec !== undefined && { bandwidthBytesPerSec: net.bandwidthBytesPerSec }),
+      traceMessages: s.trace === 'full',
+    },
+    disk: {
+      ...(s.cluster.disk?.fsyncLatencyMs !== undefined && { fsyncLatencyMs: s.cluster.disk.fsyncLatencyMs }),
+      ...(s.cluster.disk?.writebackDelayMs !== undefined && { writebackDelayMs: s.cluster.disk.writebackDelayMs }),
+      ...(s.cluster.disk?.tornWriteProbability !== undefined && { tornWriteProbability: s.cluster.disk.tornWriteProbability }),
+    },
+  });
+  const staticConfig: Record<string, string> = {};
+  for (const [k, v] of Object.entries(s.cluster.brokerOverrides)) staticConfig[k] = Array.isArray(v) ? v.join(',') : String(v);
+  const cluster = new KafkaCluster(world, {
+    controllers: s.cluster.controllers,
+    brokers: s.cluster.brokers,
+    racks: s.cluster.racks,
+    zones: s.cluster.zones,
+    brokerConfig: s.cluster.brokerConfig,
+    staticConfig,
+    eligibleLeaderReplicas: s.cluster.eligibleLeaderReplicas,
+    legacyHighWatermarkTruncation: s.cluster.legacyHighWatermarkTruncation,
+    ...attachConsumers.brokerExtensions(s),
+  });
+  const topics: TopicToCreate[] = s.topics.map((t) => ({ name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs }));
+  topics.push(...consumerTopics(s));
+  const t0 = cluster.boot(topics);
+  const t0ms = t0 / 1000;
+
+  for (const p of s.producers) {
+    const workloads = p.workloads.map((w) => ({
+      ...w,
+      startMs: t0ms + (w.startMs ?? 0),
+      ...(w.stopMs !== undefined && { stopMs: t0ms + w.stopMs }),
+      ...(w.at && { at: w.at.map((x) => t0ms + x) }),
+    }));
+    cluster.addProducer(p.id, p.config, workloads, p.zone);
+  }
+  attachConsumers.start(s, cluster, t0);
+
+  world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
+  for (const c of s.captions) world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text: c.text }), undefined, 'a caption');
+
+  const endOfFaults = t0 + s.durationUs;
+  const end = endOfFaults + s.quietUs;
+  const stopAt = opts.untilUs !== undefined ? Math.min(end, t0 + opts.untilUs) : end;
+  if (s.quietUs > 0) world.scheduler.at(endOfFaults, () => beginQuiet(world, cluster), undefined, 'the quiet period');
+  world.runUntil(stopAt);
+  if (stopAt >= end) {
+    recordFinalState(world, cluster, s);
+    world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
+  }
+  const trace = world.memory?.events ?? [];
+  const checks = runCheckers(trace);
+  const expectations = evaluateExpectations(s.expect, checks);
+  return {
+    scenario: s.id,
+    seed,
+    simulatedMs: (world.now - t0) / 1000,
+    events: world.trace.count,
+    engineEvents: world.scheduler.eventsRun,
+    traceHash: world.trace.hash(),
+    checks,
+    expectations,
+    ok: expectations.every((e) => e.ok),
+    trace,
+    startUs: t0,
+    cluster,
+  };
+}
+
+/** The quiet period: undo every fault, stop the producers' workloads, let the cluster heal. */
+function beginQuiet(world: World, cluster: KafkaCluster): void {
+  world.trace.emit('scenario.quiet', 'scenario', {});
+  world.network.heal();
+  world.network.clearLinkFaults();
+  for (const h of world.hosts()) {
+    h.resume();
+    h.disk.slowFactor = 1;
+    h.disk.full = false;
+    if (h.state === 'crashed' || h.state === 'powered-off') h.restart();
+  }
+  for (const h of world.hosts()) {
+    for (const p of h.processes()) {
+      const producer = p as Partial<Producer>;
+      if (typeof producer.stopWorkload === 'function') producer.stopWorkload();
+    }
+  }
+  void cluster;
+}
+
+/**
+ * The ground truth at the end: per partition, the committed log of its leader (or of the most complete
+ * replica when it has none), as `final.partition` events, so a saved trace can be checked on its own.
+ */
+function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): void {
+  const image = cluster.image();
+  if (!image) return;
+  for (const t of image.topics()) {
+    if (t.name.startsWith('__')) continue;
+    const compacted = (image.effectiveTopicConfig(t.name, 'cleanup.policy') ?? 'delete').includes('compact');
+    t.partitions.forEach((p, partition) => {
+      let source = p.leader >= 0 ? cluster.broker(p.leader)?.replicas.partition(t.name, partition) : undefined;
+      const offline = !source;
+      if (!source) {
+        for (const r of p.replicas) {
+          const cand = cluster.broker(r)?.replicas.partition(t.name, partition);
+          if (cand && (!source || cand.log.logEndOffset > source.log.logEndOffset)) source = cand;
+        }
+      }
+      const offsets: number[] = [];
+      const keys: (string | null)[] = [];
+      const values: (string | null)[] = [];
+      let hw = -1;
+      let leo = -1;
+      let start = -1;
+      if (source) {
+        const log = source.log;
+        hw = offline ? log.logEndOffset : log.highWatermark;
+        leo = log.logEndOffset;
+        start = log.logStartOffset;
+        let pos = start;
+        while (pos < hw) {
+          const r = log.read(pos, 1 << 30, hw, true);
+          if (r.error || r.batches.length === 0) break;
+          for (const b of r.batches) {
+            for (const rec of b.records) {
+              const o = b.baseOffset + rec.offsetDelta;
+              if (o < pos || o >= hw) continue;
+              offsets.push(o);
+              keys.push(rec.key);
+              values.push(rec.value);
+            }
+            pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
+          }
+        }
+      }
+      world.trace.emit('final.partition', 'scenario', {
+        topic: t.name,
+        partition,
+        leader: p.leader,
+        leaderEpoch: p.leaderEpoch,
+        replicas: [...p.replicas],
+        isr: [...p.isr],
+        elr: [...p.elr],
+        highWatermark: hw,
+        logEndOffset: leo,
+        logStartOffset: start,
+        compacted,
+        offline,
+        offsets,
+        keys,
+        values,
+      });
+    });
+  }
+  void s;
+  void ms;
+}
