@@ -3,6 +3,7 @@ import type { TraceEvent } from '../core/trace';
 import { History, tp, type FinalPartition, type SendOp } from './history';
 import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
 import { lostWriteStory } from './stories';
+import { metricChecks } from './metrics';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -243,6 +244,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   }
   for (const [name, n] of [...errors].sort()) out[`${ERROR_CHECK_PREFIX}${name}`] = result(n, []);
 
+  Object.assign(out, metricChecks(events, h));
   for (const name of CHECK_NAMES) if (!(name in out)) throw new Error(`checker ${name} produced no result`);
   return out;
 }

@@ -1,3 +1,5 @@
+import { METRICS } from './metrics';
+
 /**
  * Every checker result by name, with what it means. A report always has every one of them (count 0 when
  * nothing was found), and scenario expectations refer to them.
@@ -46,5 +48,10 @@ export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];
 export const ERROR_CHECK_PREFIX = 'errors.';
 
 export function isKnownCheck(name: string): boolean {
-  return name in CHECKS || (name.startsWith(ERROR_CHECK_PREFIX) && name.length > ERROR_CHECK_PREFIX.length);
+  return name in CHECKS || name in METRICS || (name.startsWith(ERROR_CHECK_PREFIX) && name.length > ERROR_CHECK_PREFIX.length);
+}
+
+/** Every name an expectation may use (errors.<NAME> aside). */
+export function knownCheckNames(): string[] {
+  return [...CHECK_NAMES, ...Object.keys(METRICS)];
 }

@@ -10,7 +10,7 @@ import {
   isRecord,
   join,
 } from '../core/validate';
-import { isKnownCheck, CHECK_NAMES } from '../check/names';
+import { isKnownCheck, knownCheckNames } from '../check/names';
 import { validateSchedule, type Fault, type TargetResolver } from '../world/nemesis';
 import {
   BROKER_CONFIGS,
@@ -315,7 +315,7 @@ export function validateScenario(raw: unknown): Scenario {
     const eo = expectObject(e, p, EXPECT_FIELDS);
     const check = expectString(eo.check, join(p, 'check'));
     if (!isKnownCheck(check)) {
-      throw new ValidationError(join(p, 'check'), check, `a check name (${CHECK_NAMES.join(', ')}, or errors.<KAFKA_ERROR>)`);
+      throw new ValidationError(join(p, 'check'), check, `a check name (${knownCheckNames().join(', ')}, or errors.<KAFKA_ERROR>)`);
     }
     const op = expectOneOf(eo.op, join(p, 'op'), OPS);
     const value = expectNumber(eo.value, join(p, 'value'));
