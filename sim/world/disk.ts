@@ -46,7 +46,9 @@ class SimFile {
   bytes = 0;
   /** The first `durableCount` chunks reached the platter through fsync. */
   durableCount = 0;
-  constructor(readonly name: string) {}
+  /** fsyncs under way: how many leading chunks each will make durable (a truncation lowers it). */
+  pendingSyncs: { upTo: number }[] = [];
+  constructor(public name: string) {}
 }
 
 /** What a file holds now, for tests and the UI. */
@@ -137,6 +139,8 @@ export class Disk {
     for (let i = keep; i < f.chunks.length; i++) f.bytes -= f.chunks[i]!.bytes;
     f.chunks.length = keep;
     if (f.durableCount > keep) f.durableCount = keep;
+    // An fsync under way covers only what was written before it began: chunks appended after this cut are new.
+    for (const p of f.pendingSyncs) if (p.upTo > keep) p.upTo = keep;
   }
 
   /** Replaces a file's whole content (a rewrite by the log cleaner, a checkpoint file). Not durable until synced. */
@@ -158,6 +162,7 @@ export class Disk {
     const f = this.files.get(from);
     if (!f) return;
     this.files.delete(from);
+    f.name = to; // inspect() and the power-loss report name the file as it is called now
     this.files.set(to, f);
   }
 
@@ -173,13 +178,17 @@ export class Disk {
     this.busyUntil = done;
     const f = this.files.get(name);
     if (f) {
-      const upTo = f.chunks.length;
+      const pending = { upTo: f.chunks.length };
+      f.pendingSyncs.push(pending);
       const epoch = this.powerEpoch;
       this.scheduler.at(
         done,
         () => {
-          if (this.powerEpoch !== epoch || this.files.get(name) !== f) return;
-          f.durableCount = Math.max(f.durableCount, Math.min(upTo, f.chunks.length));
+          const i = f.pendingSyncs.indexOf(pending);
+          if (i >= 0) f.pendingSyncs.splice(i, 1);
+          // The fsync follows the file, not its name: a rename before it completes keeps its effect.
+          if (this.powerEpoch !== epoch) return;
+          f.durableCount = Math.max(f.durableCount, Math.min(pending.upTo, f.chunks.length));
         },
         undefined,
         `the fsync of ${name} on ${this.hostId}`,
@@ -223,6 +232,7 @@ export class Disk {
     this.busyUntil = this.scheduler.now;
     const report: { file: string; kept: number; lost: number; lostBytes: number; torn: boolean }[] = [];
     for (const f of [...this.files.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      f.pendingSyncs.length = 0;
       const keep = this.durablePrefix(f);
       const lost = f.chunks.length - keep;
       if (lost === 0) {

@@ -12,6 +12,7 @@ declare module '../core/trace' {
     'host.crash': { processes: string[] };
     'host.power-off': { processes: string[] };
     'host.restart': { delayMs: number };
+    'host.power-on': Record<string, never>;
     'host.up': { processes: string[] };
     'host.pause': Record<string, never>;
     'host.resume': { queued: number };
@@ -65,6 +66,8 @@ export class Host implements Gate, NetHost {
   readonly startupDelayMs: number;
   private powered = true;
   private starting = false;
+  /** `start` ran once: processes added later start at once (if the host is up). */
+  private booted = false;
   private _paused = false;
   private readonly specs: ProcessSpec[] = [];
   private readonly live = new Map<string, Process>();
@@ -116,12 +119,15 @@ export class Host implements Gate, NetHost {
   /** Adds a process to this host; it starts with the host (or at once if the host is already up). */
   addProcess(spec: ProcessSpec): void {
     if (this.specs.some((s) => s.id === spec.id)) throw new Error(`host ${this.id} already runs a process named ${spec.id}`);
+    const upNow = this.booted && this.powered && !this.starting && !(this.live.size === 0 && this.specs.length > 0);
     this.specs.push(spec);
     this.network.placeActor(spec.id, this);
+    if (upNow) this.start();
   }
 
   /** Starts every process that is not running (first boot). */
   start(): void {
+    this.booted = true;
     const started: string[] = [];
     for (const spec of this.specs) {
       if (this.live.has(spec.id)) continue;
@@ -177,7 +183,8 @@ export class Host implements Gate, NetHost {
 
   /** kill -9 of every process: memory and timers gone, the OS and its page cache stay. */
   crash(): void {
-    if (!this.powered || this.live.size === 0) return;
+    // A crash while the processes are still starting kills them too: the pending start is void.
+    if (!this.powered || (this.live.size === 0 && !this.starting)) return;
     const ids = this.killAll();
     this.trace.emit('host.crash', this.id, { processes: ids });
     this.network.actorsDied(ids, true);
@@ -210,6 +217,16 @@ export class Host implements Gate, NetHost {
       undefined,
       `the restart of ${this.id}`,
     );
+  }
+
+  /**
+   * Power comes back but the processes stay down (a crash fault still holds them): the OS answers again, so
+   * peers get connection refused instead of silence. `restart` brings the processes back.
+   */
+  powerOn(): void {
+    if (this.powered) return;
+    this.powered = true;
+    this.trace.emit('host.power-on', this.id, {});
   }
 
   /** A long GC pause or a frozen VM: nothing is handled until `resume`. */

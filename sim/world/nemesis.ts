@@ -2,6 +2,7 @@ import type { Random } from '../core/random';
 import { ms, parseDuration, type Micros } from '../core/time';
 import {
   ValidationError,
+  didYouMean,
   expectArray,
   expectNumber,
   expectObject,
@@ -103,7 +104,10 @@ function readSelectors(v: unknown, path: string, resolver: TargetResolver): stri
     if (sel === '*' || resolver.hostIds.includes(sel) || resolver.prefixes.some((x) => sel.startsWith(x) && sel.length > x.length)) {
       return sel;
     }
-    const near = resolver.hostIds.find((h) => h.toLowerCase() === sel.toLowerCase());
+    // A typo in a prefix ("zon:z1") or in a host id ("brokr-1").
+    const colon = sel.indexOf(':');
+    const nearPrefix = colon >= 0 ? didYouMean(sel.slice(0, colon + 1), resolver.prefixes) : undefined;
+    const near = nearPrefix !== undefined ? nearPrefix + sel.slice(colon + 1) : didYouMean(sel, resolver.hostIds);
     throw new ValidationError(
       p,
       sel,
@@ -237,7 +241,8 @@ export function randomSchedule(random: Random, o: RandomNemesisOptions): FaultEn
     if (free.length === 0) continue;
     if (kind === 'power-loss' && !o.correlatedPowerLoss && powerLossUntil.some((u) => u > t)) continue;
     const host = random.choice(free);
-    const duration = Math.round(random.float(o.minDurationMs, o.maxDurationMs));
+    // At least 1 ms: a schedule entry's duration must be > 0 to validate.
+    const duration = Math.max(1, Math.round(random.float(o.minDurationMs, o.maxDurationMs)));
     busyUntil.set(host, t + duration + o.settleMs);
     if (kind === 'power-loss') powerLossUntil.push(t + duration + o.settleMs);
     const base = { at: t, duration };

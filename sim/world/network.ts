@@ -68,12 +68,21 @@ export interface LinkFault {
  * A TCP connection between two actors: in order, no duplicates, while it lives. When it breaks, each
  * end learns it through `onDisconnect` (after a detection delay); until then its sends vanish, exactly
  * as writes into a dead socket do. A new send after that end learned of the break opens a new one.
+ *
+ * An actor sees one connection per peer at a time. If the peer opens a new connection while this end has
+ * not yet learned that the old one broke, the old one stays this end's connection (its sends still vanish)
+ * until it learns; and it learns before anything from the new connection reaches it. So each end sees,
+ * per peer: the messages of one connection, its disconnect, the messages of the next, and so on.
  */
 class Connection {
   broken = false;
   /** Whether each end still believes the connection is open. */
   aOpen = true;
   bOpen = true;
+  /** Why it broke (reported when a notice is brought forward). */
+  cause: DisconnectCause = 'link-failure';
+  /** The connection this one replaced while an end of the older one still believed it open. */
+  prev: Connection | undefined = undefined;
   /** Arrival time of the last message in each direction, to keep each direction in order. */
   lastAtoB: Micros = 0;
   lastBtoA: Micros = 0;
@@ -83,6 +92,13 @@ class Connection {
   ) {}
   openFor(end: string): boolean {
     return end === this.a ? this.aOpen : this.bOpen;
+  }
+  closeEnd(end: string): void {
+    if (end === this.a) this.aOpen = false;
+    else this.bOpen = false;
+  }
+  get anyOpen(): boolean {
+    return this.aOpen || this.bOpen;
   }
 }
 
@@ -144,19 +160,23 @@ export class Network implements Transport {
     const toHost = this.actorHost.get(to);
     if (!fromHost) throw new Error(`network: ${from.id} sends but was never placed on a host`);
     if (!toHost) throw new Error(`network: ${from.id} sends ${typeOf(msg)} to ${to}, which is on no host`);
-    let conn = this.connection(from.id, to);
+    let conn = this.current(from.id, to);
     if (conn && !conn.openFor(from.id)) conn = undefined; // this end already learned of the break: reconnect
     if (!conn) {
       conn = new Connection(from.id, to);
+      conn.prev = this.withOpenEnd(this.connection(from.id, to));
       this.setConnection(from.id, to, conn);
-      // Establishing: the peer's OS must answer now, or the attempt fails.
+      // Establishing: the peer's OS must answer now, or the attempt fails. The peer never accepted it, so only
+      // this end hears of the failure.
       if (!toHost.osUp || this.isCut(fromHost.id, toHost.id) || this.isCut(toHost.id, fromHost.id)) {
         this.drop(from.id, to, msg, 'unreachable');
+        conn.closeEnd(to);
         this.breakConnection(conn, 'silent', 'connect-failed', ms(this.config.connectTimeoutMs));
         return;
       }
       if (!toHost.hasLiveActor(to)) {
         this.drop(from.id, to, msg, 'process-down');
+        conn.closeEnd(to);
         this.breakConnection(conn, 'silent', 'connection-refused', this.latency(fromHost, toHost) * 2);
         return;
       }
@@ -201,17 +221,25 @@ export class Network implements Transport {
       this.trace.emit('net.send', from.id, { to, type: typeOf(msg), bytes, arrive, msg });
     }
     const flight: InFlight = { conn, from: from.id, to, host: toHost, msg };
-    this.scheduler.at(arrive, deliver, flight, 'a message delivery');
+    this.scheduler.at(arrive, this.arrive, flight, 'a message delivery');
   }
+
+  /** A message reaches its receiver's host, unless its connection broke on the way. */
+  private readonly arrive = (f: InFlight): void => {
+    if (f.conn.broken) return;
+    // The receiver first learns that its older connection to the sender is gone.
+    this.noticeOlder(f.conn, f.to, f.from);
+    f.host.deliver(f.to, f.from, f.msg);
+  };
 
   /** The local end closes its connection to `peer` (a request timed out); the peer learns of it. */
   close(from: string, peer: string): void {
-    const conn = this.connection(from, peer);
+    const conn = this.current(from, peer);
     if (!conn || !conn.openFor(from)) return;
-    if (from === conn.a) conn.aOpen = false;
-    else conn.bOpen = false;
+    conn.closeEnd(from);
     if (conn.broken) return;
     conn.broken = true;
+    conn.cause = 'closed-by-peer';
     const fromHost = this.actorHost.get(from);
     const peerHost = this.actorHost.get(peer);
     if (!fromHost || !peerHost) return;
@@ -237,8 +265,38 @@ export class Network implements Transport {
 
   // ---- connections ----
 
+  /** The newest connection between two actors (whoever opened it). */
   private connection(a: string, b: string): Connection | undefined {
     return this.conns.get(a)?.get(b);
+  }
+
+  /** The connection `end` uses to reach `peer`: the oldest one it still believes open, else the newest. */
+  private current(end: string, peer: string): Connection | undefined {
+    const head = this.connection(end, peer);
+    let found: Connection | undefined;
+    for (let c = head; c; c = c.prev) if (c.openFor(end)) found = c;
+    return found ?? head;
+  }
+
+  /** The first connection of a chain that an end still believes open; drops fully closed ones from it. */
+  private withOpenEnd(c: Connection | undefined): Connection | undefined {
+    while (c && !c.anyOpen) c = c.prev;
+    for (let p = c; p; p = p.prev) {
+      let q = p.prev;
+      while (q && !q.anyOpen) q = q.prev;
+      p.prev = q;
+    }
+    return c;
+  }
+
+  /** Delivers, oldest first, the pending notices of connections older than `conn` that `end` still believes open. */
+  private noticeOlder(conn: Connection, end: string, peer: string): void {
+    if (!conn.prev) return;
+    let older: Connection[] | undefined;
+    for (let c: Connection | undefined = conn.prev; c; c = c.prev) if (c.openFor(end)) (older ??= []).push(c);
+    if (older) for (let i = older.length - 1; i >= 0; i--) this.notice(older[i]!, end, peer, older[i]!.cause);
+    // Forget the older connections once neither end awaits news of them.
+    conn.prev = this.withOpenEnd(conn.prev);
   }
 
   private setConnection(a: string, b: string, c: Connection): void {
@@ -257,26 +315,25 @@ export class Network implements Transport {
   private breakConnection(conn: Connection, mode: 'silent' | 'fin', cause: DisconnectCause, delay?: Micros): void {
     if (conn.broken) return;
     conn.broken = true;
+    conn.cause = cause;
     const d = delay ?? (mode === 'silent' ? ms(this.config.silentFailureDetectionMs) : 0);
     if (conn.aOpen) this.scheduleNotice(conn, conn.a, conn.b, cause, d);
     if (conn.bOpen) this.scheduleNotice(conn, conn.b, conn.a, cause, d);
   }
 
   private scheduleNotice(conn: Connection, end: string, peer: string, cause: DisconnectCause, delay: Micros): void {
-    this.scheduler.after(
-      delay,
-      () => {
-        if (!conn.openFor(end)) return;
-        if (end === conn.a) conn.aOpen = false;
-        else conn.bOpen = false;
-        const host = this.actorHost.get(end);
-        if (!host || !host.hasLiveActor(end)) return;
-        this.trace.emit('net.disconnect', end, { peer, cause });
-        host.notifyDisconnect(end, peer);
-      },
-      undefined,
-      `the disconnect notice to ${end}`,
-    );
+    this.scheduler.after(delay, () => this.notice(conn, end, peer, cause), undefined, `the disconnect notice to ${end}`);
+  }
+
+  /** `end` learns that `conn` broke (once; never an incarnation that did not hold it, see `actorsDied`). */
+  private notice(conn: Connection, end: string, peer: string, cause: DisconnectCause): void {
+    if (!conn.openFor(end)) return;
+    this.noticeOlder(conn, end, peer);
+    conn.closeEnd(end);
+    const host = this.actorHost.get(end);
+    if (!host || !host.hasLiveActor(end)) return;
+    this.trace.emit('net.disconnect', end, { peer, cause });
+    host.notifyDisconnect(end, peer);
   }
 
   /** Every connection with an end on `hostId`'s actors. */
@@ -309,11 +366,14 @@ export class Network implements Transport {
       const m = this.conns.get(id);
       if (!m) continue;
       for (const c of m.values()) {
+        // The dead ends need no notice: their incarnation is gone, and the next one must not inherit any of
+        // these connections (older ones still awaiting a notice included).
+        for (let o: Connection | undefined = c; o; o = o.prev) {
+          if (dead.has(o.a)) o.aOpen = false;
+          if (dead.has(o.b)) o.bOpen = false;
+        }
         if (seen.has(c) || c.broken) continue;
         seen.add(c);
-        // The dead end needs no notice: its incarnation is gone.
-        if (dead.has(c.a)) c.aOpen = false;
-        if (dead.has(c.b)) c.bOpen = false;
         const peer = dead.has(c.a) ? c.b : c.a;
         const deadEnd = dead.has(c.a) ? c.a : c.b;
         const hDead = this.actorHost.get(deadEnd);
@@ -407,9 +467,4 @@ export class Network implements Transport {
     for (const [a, m] of this.linkFaults) for (const [b, f] of m) faults.push({ from: a, to: b, fault: { ...f } });
     return { cuts, faults };
   }
-}
-
-function deliver(f: InFlight): void {
-  if (f.conn.broken) return;
-  f.host.deliver(f.to, f.from, f.msg);
 }

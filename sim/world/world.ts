@@ -45,6 +45,17 @@ export class World {
   private readonly diskConfig: DiskConfig;
   /** Resolvers for selectors beyond host ids, zones, racks and tags (a higher layer adds its own). */
   private readonly resolvers: TargetResolver[] = [];
+  /** Which applied faults hold each host's effect (by fault token), so each undo undoes only its own. */
+  private nextFaultToken = 0;
+  private readonly crashHeld = new Map<string, Set<number>>();
+  private readonly powerHeld = new Map<string, Set<number>>();
+  private readonly pauseHeld = new Map<string, Set<number>>();
+  private readonly fullHeld = new Map<string, Set<number>>();
+  private readonly slowHeld = new Map<string, Map<number, number>>();
+  /** The directed cuts each cutting fault still holds (a heal removes some). */
+  private readonly cutsHeld = new Map<number, [string, string][]>();
+  /** from host -> to host -> fault token -> its link fault. */
+  private readonly linkHeld = new Map<string, Map<string, Map<number, LinkFault>>>();
 
   constructor(readonly options: WorldOptions) {
     this.scheduler = new Scheduler();
@@ -136,80 +147,136 @@ export class World {
     }
   }
 
-  /** Applies one fault now; if it has a duration, undoes it later. */
+  /**
+   * Applies one fault now; if it has a duration, undoes it later. Its `fault.start` comes before its effects
+   * and its `fault.end` before their undoing. Faults may overlap on the same hosts and links: each holds its
+   * own effect, and its end undoes only that (a host comes back when no crash or power loss holds it any more;
+   * latency and loss on a link add up; a slow disk takes the largest factor in force). `restart`, `power-on`
+   * and `resume` end every crash, power loss or pause holding their hosts; `heal` ends every cut and link fault
+   * touching its hosts (all of them without targets).
+   */
   applyFault(f: Fault): void {
+    const token = this.nextFaultToken++;
     const targets = this.resolveAll(f.targets);
     const hosts = (ids: string[]) => ids.map((id) => this.host(id));
-    let undo: (() => string[]) | undefined;
+    let apply: () => void;
+    let undo: (() => void) | undefined;
     let involved = targets;
     let detail = '';
     switch (f.fault) {
       case 'crash':
-        for (const h of hosts(targets)) h.crash();
+        apply = () => {
+          for (const h of hosts(targets)) {
+            hold(this.crashHeld, h.id, token);
+            h.crash();
+          }
+        };
         undo = () => {
-          for (const h of hosts(targets)) h.restart();
-          return targets;
+          for (const h of hosts(targets)) {
+            if (release(this.crashHeld, h.id, token) && !held(this.powerHeld, h.id)) h.restart();
+          }
         };
         break;
       case 'power-loss':
-        for (const h of hosts(targets)) h.powerOff();
+        apply = () => {
+          for (const h of hosts(targets)) {
+            hold(this.powerHeld, h.id, token);
+            h.powerOff();
+          }
+        };
         undo = () => {
-          for (const h of hosts(targets)) h.restart();
-          return targets;
+          for (const h of hosts(targets)) {
+            if (!release(this.powerHeld, h.id, token)) continue;
+            // A crash still in force keeps the processes down; the OS comes back all the same.
+            if (held(this.crashHeld, h.id)) h.powerOn();
+            else h.restart();
+          }
         };
         break;
       case 'restart':
       case 'power-on':
-        for (const h of hosts(targets)) h.restart();
+        apply = () => {
+          for (const h of hosts(targets)) {
+            this.crashHeld.delete(h.id);
+            this.powerHeld.delete(h.id);
+            h.restart();
+          }
+        };
         break;
       case 'pause':
-        for (const h of hosts(targets)) h.pause();
+        apply = () => {
+          for (const h of hosts(targets)) {
+            hold(this.pauseHeld, h.id, token);
+            h.pause();
+          }
+        };
         undo = () => {
-          for (const h of hosts(targets)) h.resume();
-          return targets;
+          for (const h of hosts(targets)) if (release(this.pauseHeld, h.id, token)) h.resume();
         };
         break;
       case 'resume':
-        for (const h of hosts(targets)) h.resume();
-        break;
-      case 'isolate': {
-        const rest = [...this.hostMap.keys()].filter((id) => !targets.includes(id)).sort();
-        const groups = [targets, rest];
-        this.network.partition(groups);
-        undo = () => {
-          this.network.unpartition(groups);
-          return targets;
+        apply = () => {
+          for (const h of hosts(targets)) {
+            this.pauseHeld.delete(h.id);
+            h.resume();
+          }
         };
         break;
-      }
-      case 'partition': {
-        const groups = (f.groups ?? []).map((g) => this.resolveAll(g));
-        involved = groups.flat().sort();
-        detail = groups.map((g) => `[${g.join(',')}]`).join(' | ');
-        this.network.partition(groups);
-        undo = () => {
-          this.network.unpartition(groups);
-          return involved;
-        };
-        break;
-      }
+      case 'isolate':
+      case 'partition':
       case 'one-way': {
-        const from = this.resolveAll(f.from);
-        const to = this.resolveAll(f.to);
-        involved = [...new Set([...from, ...to])].sort();
-        detail = `[${from.join(',')}] -/-> [${to.join(',')}]`;
-        this.network.cutOneWay(from, to);
+        let pairs: [string, string][];
+        if (f.fault === 'one-way') {
+          const from = this.resolveAll(f.from);
+          const to = this.resolveAll(f.to);
+          involved = [...new Set([...from, ...to])].sort();
+          detail = `[${from.join(',')}] -/-> [${to.join(',')}]`;
+          pairs = directedPairs([from, to], false);
+        } else if (f.fault === 'partition') {
+          const groups = (f.groups ?? []).map((g) => this.resolveAll(g));
+          involved = [...new Set(groups.flat())].sort();
+          detail = groups.map((g) => `[${g.join(',')}]`).join(' | ');
+          pairs = directedPairs(groups, true);
+        } else {
+          const rest = [...this.hostMap.keys()].filter((id) => !targets.includes(id)).sort();
+          pairs = directedPairs([targets, rest], true);
+        }
+        apply = () => {
+          for (const [a, b] of pairs) this.network.cutOneWay([a], [b]);
+          this.cutsHeld.set(token, pairs);
+        };
         undo = () => {
-          this.network.uncutOneWay(from, to);
-          return involved;
+          // Only the cuts of this fault that no heal has removed since.
+          const mine = this.cutsHeld.get(token) ?? [];
+          this.cutsHeld.delete(token);
+          for (const [a, b] of mine) this.network.uncutOneWay([a], [b]);
         };
         break;
       }
-      case 'heal':
-        if (targets.length > 0) this.network.heal(targets);
-        else this.network.heal();
-        this.network.clearLinkFaults();
+      case 'heal': {
+        const only = f.targets === undefined ? undefined : new Set(targets);
+        apply = () => {
+          if (!only) {
+            this.network.heal();
+            this.network.clearLinkFaults();
+            this.cutsHeld.clear();
+            this.linkHeld.clear();
+            return;
+          }
+          const touches = (a: string, b: string) => only.has(a) || only.has(b);
+          this.network.heal([...only]);
+          for (const [t, pairs] of this.cutsHeld) this.cutsHeld.set(t, pairs.filter(([a, b]) => !touches(a, b)));
+          for (const [a, m] of this.linkHeld) {
+            for (const b of [...m.keys()]) {
+              if (!touches(a, b)) continue;
+              m.delete(b);
+              this.network.setLinkFault(a, b, null);
+            }
+            if (m.size === 0) this.linkHeld.delete(a);
+          }
+        };
         break;
+      }
       case 'latency':
       case 'lossy': {
         const from = this.resolveAll(f.from);
@@ -217,37 +284,79 @@ export class World {
         involved = [...new Set([...from, ...to])].sort();
         const fault: LinkFault = { extraLatencyMs: f.addMs ?? 0, extraJitterMs: f.jitterMs ?? 0, lossRate: f.rate ?? 0 };
         detail = f.fault === 'lossy' ? `loss ${fault.lossRate}` : `+${fault.extraLatencyMs}ms ~${fault.extraJitterMs}ms`;
-        for (const a of from) for (const b of to) if (a !== b) this.network.setLinkFault(a, b, fault);
+        const pairs = directedPairs([from, to], false);
+        apply = () => {
+          for (const [a, b] of pairs) {
+            let m = this.linkHeld.get(a);
+            if (!m) this.linkHeld.set(a, (m = new Map()));
+            let byToken = m.get(b);
+            if (!byToken) m.set(b, (byToken = new Map()));
+            byToken.set(token, fault);
+            this.network.setLinkFault(a, b, combineLinkFaults(byToken));
+          }
+        };
         undo = () => {
-          for (const a of from) for (const b of to) if (a !== b) this.network.setLinkFault(a, b, null);
-          return involved;
+          for (const [a, b] of pairs) {
+            const m = this.linkHeld.get(a);
+            const byToken = m?.get(b);
+            if (!m || !byToken || !byToken.delete(token)) continue; // healed since
+            if (byToken.size > 0) {
+              this.network.setLinkFault(a, b, combineLinkFaults(byToken));
+              continue;
+            }
+            m.delete(b);
+            if (m.size === 0) this.linkHeld.delete(a);
+            this.network.setLinkFault(a, b, null);
+          }
         };
         break;
       }
-      case 'slow-disk':
-        for (const h of hosts(targets)) h.disk.slowFactor = f.factor ?? 10;
-        detail = `x${f.factor ?? 10}`;
+      case 'slow-disk': {
+        const factor = f.factor ?? 10;
+        detail = `x${factor}`;
+        apply = () => {
+          for (const h of hosts(targets)) {
+            let m = this.slowHeld.get(h.id);
+            if (!m) this.slowHeld.set(h.id, (m = new Map()));
+            m.set(token, factor);
+            h.disk.slowFactor = Math.max(...m.values());
+          }
+        };
         undo = () => {
-          for (const h of hosts(targets)) h.disk.slowFactor = 1;
-          return targets;
+          for (const h of hosts(targets)) {
+            const m = this.slowHeld.get(h.id);
+            if (!m || !m.delete(token)) continue;
+            if (m.size > 0) h.disk.slowFactor = Math.max(...m.values());
+            else {
+              this.slowHeld.delete(h.id);
+              h.disk.slowFactor = 1;
+            }
+          }
         };
         break;
+      }
       case 'disk-full':
-        for (const h of hosts(targets)) h.disk.full = true;
+        apply = () => {
+          for (const h of hosts(targets)) {
+            hold(this.fullHeld, h.id, token);
+            h.disk.full = true;
+          }
+        };
         undo = () => {
-          for (const h of hosts(targets)) h.disk.full = false;
-          return targets;
+          for (const h of hosts(targets)) if (release(this.fullHeld, h.id, token)) h.disk.full = false;
         };
         break;
     }
     this.trace.emit('fault.start', 'nemesis', { index: f.index, fault: f.fault, hosts: involved, detail });
+    apply();
     if (undo && f.durationUs !== undefined) {
       const u = undo;
+      const hs = involved;
       this.scheduler.after(
         f.durationUs,
         () => {
-          const hs = u();
           this.trace.emit('fault.end', 'nemesis', { index: f.index, fault: f.fault, hosts: hs });
+          u();
         },
         undefined,
         `the end of fault #${f.index}`,
@@ -271,4 +380,49 @@ export class World {
       network: this.network.inspect(),
     };
   }
+}
+
+function hold(m: Map<string, Set<number>>, host: string, token: number): void {
+  let set = m.get(host);
+  if (!set) m.set(host, (set = new Set()));
+  set.add(token);
+}
+
+/** Drops a fault's hold on a host; true when it held it and was the last to. */
+function release(m: Map<string, Set<number>>, host: string, token: number): boolean {
+  const set = m.get(host);
+  if (!set || !set.delete(token)) return false;
+  if (set.size > 0) return false;
+  m.delete(host);
+  return true;
+}
+
+function held(m: Map<string, Set<number>>, host: string): boolean {
+  return (m.get(host)?.size ?? 0) > 0;
+}
+
+/** Every directed host pair from one group to another (both ways when `symmetric`), never a host to itself. */
+function directedPairs(groups: readonly (readonly string[])[], symmetric: boolean): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = 0; j < groups.length; j++) {
+      if (i === j || (!symmetric && j !== i + 1)) continue;
+      for (const a of groups[i]!) for (const b of groups[j]!) if (a !== b) out.push([a, b]);
+    }
+  }
+  return out;
+}
+
+/** Overlapping link faults add up: latencies and jitters sum, losses combine independently. */
+function combineLinkFaults(byToken: ReadonlyMap<number, LinkFault>): LinkFault {
+  if (byToken.size === 1) for (const f of byToken.values()) return { ...f };
+  let extraLatencyMs = 0;
+  let extraJitterMs = 0;
+  let keep = 1;
+  for (const f of byToken.values()) {
+    extraLatencyMs += f.extraLatencyMs;
+    extraJitterMs += f.extraJitterMs;
+    keep *= 1 - f.lossRate;
+  }
+  return { extraLatencyMs, extraJitterMs, lossRate: 1 - keep };
 }
