@@ -28,6 +28,11 @@ export interface NetworkConfig {
   readonly bandwidthBytesPerSec: number | null;
   /** A connection that dies silently (power loss, cut link, lost packet) is noticed this late (TCP's own timeout). */
   readonly silentFailureDetectionMs: number;
+  /**
+   * A message lost on a lossy link resets its connection, and both ends hear of it this soon (about one
+   * TCP retransmission timeout). Real TCP would retransmit; the reset stands for a connection that fails.
+   */
+  readonly lossDetectionMs: number;
   /** A connection attempt to a host that does not answer fails after this long. */
   readonly connectTimeoutMs: number;
   /** Record every message as a trace event (for the UI's sequence diagram). */
@@ -39,6 +44,7 @@ export const DEFAULT_NETWORK_CONFIG: NetworkConfig = {
   crossZone: { baseMs: 1, jitterMs: 0.2 },
   bandwidthBytesPerSec: null,
   silentFailureDetectionMs: 120_000,
+  lossDetectionMs: 200,
   connectTimeoutMs: 10_000,
   traceMessages: false,
 };
@@ -197,7 +203,7 @@ export class Network implements Transport {
     const fault = this.linkFaults.get(fromHost.id)?.get(toHost.id);
     if (fault && fault.lossRate > 0 && this.random.chance(fault.lossRate)) {
       this.drop(from.id, to, msg, 'lossy');
-      this.breakConnection(conn, 'silent', 'link-failure');
+      this.breakConnection(conn, 'silent', 'link-failure', ms(this.config.lossDetectionMs));
       return;
     }
     const now = this.scheduler.now;

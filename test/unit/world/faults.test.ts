@@ -249,7 +249,7 @@ describe('fault kinds through a validated schedule', () => {
 
   it('lossy: a message on the link is lost and its connection breaks, noticed after the detection delay', () => {
     const { world, p } = cluster([{ at: 100, fault: 'lossy', from: ['b1'], to: ['b2'], rate: 1, duration: 500 }], {
-      silentFailureDetectionMs: 300,
+      lossDetectionMs: 300,
     });
     world.scheduler.at(ms(200), () => p(1).send('p2', 'lost'));
     world.runUntil(ms(300));

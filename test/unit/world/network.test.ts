@@ -151,7 +151,8 @@ describe('network: connections', () => {
   });
 
   it('a lossy link with rate 1 loses the first message and breaks the connection, as TCP would surface it', () => {
-    const w = pair({ silentFailureDetectionMs: 2_000 });
+    // A lost message resets the connection: both ends hear of it after lossDetectionMs, not the long silent timeout.
+    const w = pair({ silentFailureDetectionMs: 60_000, lossDetectionMs: 2_000 });
     w.world.network.setLinkFault('h1', 'h2', { extraLatencyMs: 0, extraJitterMs: 0, lossRate: 1 });
     w.a().send('b', 'x');
     w.b().send('a', 'y'); // the other direction is not lossy, but its connection is the same one
