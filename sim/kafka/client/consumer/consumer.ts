@@ -1,0 +1,355 @@
+import { NO_TIMER, type TimerId } from '../../../core/scheduler';
+import { ms, type Micros } from '../../../core/time';
+import type { ProcessContext } from '../../../world/host';
+import { Process } from '../../../world/process';
+import type { ConsumerConfig } from '../../config/configs';
+import type { MetadataResponse, TopicPartition } from '../../protocol';
+import { retryBackoff, type ExponentialBackoff } from '../backoff';
+import { brokerActorId, ClientMetadata } from '../metadataCache';
+import { NetworkClient } from '../../net/networkClient';
+import { ConsumerApplication } from './consumerApplication';
+import { ConsumerCoordinator, type CommitKind, type CommitResult } from './consumerCoordinator';
+import type { PolledPartition } from './consumerHistory';
+import { DeadLetterPublisher } from './deadLetterPublisher';
+import { FetchBuffer, type PolledRecord } from './fetchBuffer';
+import { Fetcher } from './fetcher';
+import { OffsetFetcher } from './offsetFetcher';
+import { resetTargetFor } from './offsetReset';
+import { resolveProcessingModel, type ProcessingModel, type SeekTarget } from './processingModel';
+import { SubscriptionState } from './subscriptionState';
+
+export interface ConsumerOptions {
+  /** Process id; also the client.id. */
+  readonly id: string;
+  readonly config: ConsumerConfig;
+  /** Broker ids to bootstrap from (bootstrap.servers). */
+  readonly bootstrap: readonly number[];
+  /** subscribe(topics): group management (needs group.id). */
+  readonly topics?: readonly string[];
+  /** assign(partitions): manual assignment, no group membership. */
+  readonly assign?: readonly TopicPartition[];
+  /** What the application does with the records. */
+  readonly processing?: ProcessingModel;
+}
+
+/** What poll() hands back: records, or the error that stops the application. */
+export type PollResult = { readonly records: readonly PolledRecord[] } | { readonly error: string };
+
+/** close() waits at most this long for its commit and LeaveGroup. [KafkaConsumer `DEFAULT_CLOSE_TIMEOUT_MS`] */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+/**
+ * Kafka's consumer with the classic group protocol [clients/.../consumer/internals/ClassicKafkaConsumer.java],
+ * as a process: poll() finds the coordinator, moves rebalances forward, fetches committed offsets and resets
+ * positions, returns up to max.poll.records buffered records and keeps one fetch in flight per leader. An
+ * application loop (consumerApplication.ts) drives it with the scenario's processing model.
+ */
+export class Consumer extends Process {
+  readonly config: ConsumerConfig;
+  readonly net: NetworkClient;
+  readonly metadata: ClientMetadata;
+  readonly subscriptions = new SubscriptionState();
+  readonly buffer = new FetchBuffer();
+  readonly fetcher: Fetcher;
+  readonly offsetFetcher: OffsetFetcher;
+  readonly coordinator: ConsumerCoordinator | null;
+  readonly deadLetters: DeadLetterPublisher;
+  private readonly backoff: ExponentialBackoff;
+  private metadataInFlight = false;
+  private metadataWanted = true;
+  private metadataAttempts = 0;
+  private fatalError: { readonly error: string; readonly detail: string } | null = null;
+  private pollWaiter: { readonly deadlineUs: Micros; readonly cb: (r: PollResult) => void; timer: TimerId; timerAt: Micros } | null = null;
+  private wakeScheduled = false;
+  /** Poll passes at one simulated instant, to catch a poll that keeps waking itself (a bug). */
+  private spinAt = -1;
+  private spins = 0;
+  private closing = false;
+  app: ConsumerApplication | null = null;
+
+  constructor(
+    ctx: ProcessContext,
+    readonly opts: ConsumerOptions,
+  ) {
+    super(opts.id, ctx);
+    this.config = opts.config;
+    this.net = new NetworkClient(this);
+    this.metadata = new ClientMetadata(opts.bootstrap);
+    this.backoff = retryBackoff(this.config['retry.backoff.ms'], this.config['retry.backoff.max.ms'], this.random.fork('backoff'));
+    this.fetcher = new Fetcher(this);
+    this.offsetFetcher = new OffsetFetcher(this);
+    this.deadLetters = new DeadLetterPublisher(this);
+    this.coordinator = this.config['group.id'] !== null ? new ConsumerCoordinator(this) : null;
+    if (opts.topics && opts.topics.length > 0) {
+      if (this.config['group.id'] === null) throw new Error(`${opts.id}: subscribe() needs a group.id`);
+      this.subscriptions.subscribe(opts.topics);
+    } else if (opts.assign) {
+      this.subscriptions.manual = true;
+      this.subscriptions.assign(opts.assign);
+    }
+  }
+
+  override onStart(): void {
+    this.refreshMetadata();
+    const maxAge = ms(this.config['metadata.max.age.ms']);
+    const periodic = (): void => {
+      this.metadataWanted = true;
+      this.refreshMetadata();
+      this.setTimer(maxAge, periodic);
+    };
+    this.setTimer(maxAge, periodic);
+    if (this.subscriptions.manual && this.opts.assign) {
+      // Manual assignment: not a group member (group null), whatever group.id says.
+      this.trace.emit('consumer.assignment', this.id, {
+        group: null,
+        memberId: '',
+        generation: -1,
+        protocol: 'manual',
+        assigned: this.subscriptions.assignedPartitions().map((s) => s.key),
+        revoked: [],
+        lost: [],
+        owned: this.subscriptions.assignedPartitions().map((s) => s.key),
+      });
+    }
+    this.app = new ConsumerApplication(this, resolveProcessingModel(this.opts.processing, `${this.id}.processing`), this.random.fork('processing'));
+    this.app.start();
+  }
+
+  onMessage(from: string, msg: unknown): void {
+    this.net.handleResponse(from, msg as { correlationId?: number });
+  }
+
+  override onDisconnect(peer: string): void {
+    this.net.onDisconnect(peer);
+  }
+
+  // ---- what the application calls ----
+
+  /** KafkaConsumer.poll(timeout): `cb` runs once, with records, an empty list at the timeout, or a fatal error. */
+  poll(timeoutMs: number, cb: (r: PollResult) => void): void {
+    if (this.pollWaiter) throw new Error(`${this.id}: poll() while a poll is in progress`);
+    this.pollWaiter = { deadlineUs: this.now + ms(timeoutMs), cb, timer: NO_TIMER, timerAt: Infinity };
+    this.pollAttempt();
+  }
+
+  /** commitSync() of everything consumed so far (default.api.timeout.ms). */
+  commitSync(kind: CommitKind, cb: (r: CommitResult) => void): void {
+    if (!this.coordinator) return cb({ done: true, ok: false, error: 'INVALID_GROUP_ID', retriable: false });
+    this.coordinator.commitOffsetsSync(this.subscriptions.allConsumed(), kind, this.config['default.api.timeout.ms'], cb);
+  }
+
+  commitAsync(kind: CommitKind): void {
+    this.coordinator?.commitOffsetsAsync(this.subscriptions.allConsumed(), kind);
+  }
+
+  /** seek / seekToBeginning / seekToEnd / offsetsForTimes+seek of every assigned partition. */
+  seekAll(to: SeekTarget): void {
+    const parts = this.subscriptions.assignedPartitions();
+    const label = typeof to === 'string' ? to : 'offset' in to ? `offset ${to.offset}` : `timestamp ${to.timestampMs}`;
+    this.trace.emit('consumer.seek', this.id, { partitions: parts.map((s) => s.key), to: label });
+    for (const s of parts) {
+      this.buffer.remove(s.key);
+      if (to === 'beginning') this.subscriptions.requestReset(s, { kind: 'earliest' }, 'seekToBeginning');
+      else if (to === 'end') this.subscriptions.requestReset(s, { kind: 'latest' }, 'seekToEnd');
+      else if ('offset' in to) {
+        const from = s.position;
+        this.subscriptions.seek(s, to.offset);
+        this.trace.emit('consumer.offset.reset', this.id, { topic: s.topic, partition: s.partition, from, to: to.offset, strategy: 'seek', reason: 'seek' });
+      } else this.subscriptions.requestReset(s, { kind: 'timestamp', timestampMs: to.timestampMs }, 'seek to time');
+    }
+  }
+
+  /** Moves one partition back (the application retries a record). */
+  seekPartition(key: string, offset: number): void {
+    const s = this.subscriptions.get(key);
+    if (!s) return;
+    this.buffer.remove(key);
+    this.subscriptions.seek(s, offset, s.positionEpoch);
+  }
+
+  /** KafkaConsumer.pause / resume of every assigned partition. */
+  setPaused(paused: boolean): void {
+    for (const s of this.subscriptions.assignedPartitions()) s.paused = paused;
+    if (!paused) this.wake();
+  }
+
+  /** close(): commit (auto-commit), revoke, leave the group (dynamic members), then `cb`. */
+  close(cb: () => void): void {
+    if (this.closing) return;
+    this.closing = true;
+    const done = (): void => {
+      this.trace.emit('consumer.close', this.id, { group: this.config['group.id'], memberId: this.coordinator?.memberId ?? '' });
+      cb();
+    };
+    if (this.coordinator) this.coordinator.close(DEFAULT_CLOSE_TIMEOUT_MS, done);
+    else done();
+  }
+
+  // ---- poll ----
+
+  private pollAttempt(): void {
+    const w = this.pollWaiter;
+    if (!w) return;
+    if (this.now === this.spinAt) {
+      if (++this.spins > 10_000) throw new Error(`${this.id}: poll() keeps waking itself at ${this.now}us`);
+    } else {
+      this.spinAt = this.now;
+      this.spins = 0;
+    }
+    const records = this.pollOnce();
+    if (this.fatalError) return this.finishPoll({ error: this.fatalError.error });
+    if (records.length > 0 || this.now >= w.deadlineUs) return this.finishPoll({ records });
+    const next = Math.min(w.deadlineUs, this.coordinator?.nextWakeUs() ?? Infinity);
+    if (next < w.timerAt) {
+      this.cancelTimer(w.timer);
+      w.timerAt = next;
+      w.timer = this.setTimer(Math.max(0, next - this.now), () => {
+        w.timer = NO_TIMER;
+        w.timerAt = Infinity;
+        this.pollAttempt();
+      });
+    }
+  }
+
+  private finishPoll(r: PollResult): void {
+    const w = this.pollWaiter!;
+    this.pollWaiter = null;
+    this.cancelTimer(w.timer);
+    if ('records' in r && r.records.length > 0) this.emitPoll(r.records);
+    w.cb(r);
+  }
+
+  /** One pass of ClassicKafkaConsumer.poll's loop body. */
+  private pollOnce(): PolledRecord[] {
+    const groupReady = this.coordinator ? this.coordinator.poll() : true;
+    if (groupReady) this.updateFetchPositions();
+    const records = this.buffer.collect(this.config['max.poll.records'], (key) => this.subscriptions.get(key));
+    // Pipelining: the next fetches go out before the records are handed over.
+    this.fetcher.sendFetches();
+    return records;
+  }
+
+  /** [ClassicKafkaConsumer.java `updateFetchPositions`] */
+  private updateFetchPositions(): void {
+    this.offsetFetcher.validatePositionsIfNeeded();
+    if (this.coordinator) this.coordinator.refreshCommittedOffsetsIfNeeded();
+    else {
+      // No group: nothing is committed, start from auto.offset.reset.
+      for (const s of this.subscriptions.assignedPartitions()) {
+        if (!s.awaitingCommitted) continue;
+        const target = resetTargetFor(this.config['auto.offset.reset']);
+        if (target === null) return this.fatal('NoOffsetForPartitionException', `${s.key}: no position and auto.offset.reset=none`);
+        this.subscriptions.requestReset(s, target, 'no committed offset');
+      }
+    }
+    this.offsetFetcher.resetPositionsIfNeeded();
+  }
+
+  private emitPoll(records: readonly PolledRecord[]): void {
+    const parts: PolledPartition[] = [];
+    let cur: PolledPartition | undefined;
+    for (const r of records) {
+      if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
+        cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
+        parts.push(cur);
+      }
+      cur.offsets.push(r.offset);
+      cur.keys.push(r.key);
+      cur.values.push(r.value);
+    }
+    this.trace.emit('consumer.poll', this.id, {
+      group: this.config['group.id'],
+      memberId: this.coordinator?.memberId ?? '',
+      generation: this.coordinator?.generation.generationId ?? -1,
+      count: records.length,
+      records: parts,
+    });
+  }
+
+  // ---- what the parts call back ----
+
+  /** A waiting poll() re-runs soon (once per simulated instant). */
+  wake(): void {
+    if (!this.pollWaiter || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    this.setTimer(0, () => {
+      this.wakeScheduled = false;
+      this.pollAttempt();
+    });
+  }
+
+  partitionsRemoved(keys: readonly string[]): void {
+    for (const k of keys) this.buffer.remove(k);
+    this.app?.onPartitionsRemoved(keys);
+  }
+
+  clearBuffered(key: string): void {
+    this.buffer.remove(key);
+  }
+
+  onOffsetOutOfRange(s: { key: string; topic: string; partition: number }, fetchOffset: number): void {
+    const st = this.subscriptions.get(s.key);
+    if (!st) return;
+    this.buffer.remove(s.key);
+    const target = resetTargetFor(this.config['auto.offset.reset']);
+    if (target === null) return this.fatal('OffsetOutOfRangeException', `${s.key}: offset ${fetchOffset} is out of range and auto.offset.reset=none`);
+    this.subscriptions.requestReset(st, target, 'offset out of range');
+  }
+
+  fatal(error: string, detail: string): void {
+    if (this.fatalError) return;
+    this.fatalError = { error, detail };
+    this.trace.emit('consumer.error', this.id, { error, fatal: true, detail });
+    this.wake();
+  }
+
+  get failed(): boolean {
+    return this.fatalError !== null;
+  }
+
+  // ---- metadata ----
+
+  requestMetadata(): void {
+    this.metadataWanted = true;
+    this.refreshMetadata();
+  }
+
+  private refreshMetadata(): void {
+    if (this.metadataInFlight || !this.metadataWanted) return;
+    this.metadataInFlight = true;
+    this.metadataWanted = false;
+    const request = { type: 'Metadata' as const, topics: null };
+    this.net.send<typeof request, MetadataResponse>(brokerActorId(this.leastLoadedNode()), request, { timeoutMs: this.config['request.timeout.ms'] }, (o) => {
+      this.metadataInFlight = false;
+      if (o.ok) {
+        this.metadataAttempts = 0;
+        this.metadata.update(o.response, this.now);
+        this.coordinator?.onMetadataUpdate();
+        this.wake();
+        // Asked again while this one was out.
+        if (this.metadataWanted) this.setTimer(ms(this.config['retry.backoff.ms']), () => this.refreshMetadata());
+      } else {
+        this.metadataAttempts++;
+        this.metadataWanted = true;
+        this.setTimer(ms(this.backoff.backoff(this.metadataAttempts - 1)), () => this.refreshMetadata());
+      }
+    });
+  }
+
+  /** The known broker with the fewest requests in flight; ties rotate by a seeded draw [NetworkClient.leastLoadedNode]. */
+  leastLoadedNode(): number {
+    const nodes = this.metadata.knownBrokers();
+    const offset = this.random.int(0, nodes.length);
+    let best = nodes[offset]!;
+    let bestLoad = Infinity;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[(offset + i) % nodes.length]!;
+      const load = this.net.inFlight(brokerActorId(n));
+      if (load < bestLoad) {
+        best = n;
+        bestLoad = load;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,999 @@
+import type { Random } from '../../core/random';
+import { NO_TIMER, type TimerId } from '../../core/scheduler';
+import { ms, type Micros } from '../../core/time';
+import type { Trace } from '../../core/trace';
+import type { BrokerConfig } from '../config/configs';
+import type { KafkaError } from '../errors';
+import {
+  tpKey,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
+  type JoinGroupRequest,
+  type JoinGroupResponse,
+  type LeaveGroupRequest,
+  type LeaveGroupResponse,
+  type OffsetCommitRequest,
+  type OffsetCommitResponse,
+  type OffsetFetchRequest,
+  type OffsetFetchResponse,
+  type SyncGroupRequest,
+  type SyncGroupResponse,
+  type TopicPartition,
+} from '../protocol';
+import { ClassicGroup } from './classicGroup';
+import { ClassicGroupMember, joinError, UNKNOWN_MEMBER_ID, type JoinGroupResult, type SyncGroupResult } from './classicGroupMember';
+import type { ClassicGroupState } from './classicGroupState';
+import {
+  appendErrorToResponseError,
+  heartbeatError,
+  sessionTimeoutError,
+  syncGroupError,
+  validateMember,
+  validateOffsetCommit,
+} from './classicGroupValidation';
+import {
+  groupMetadataRecord,
+  offsetCommitRecord,
+  offsetTombstone,
+  replayRecords,
+  type CommittedOffset,
+  type GroupMetadataValue,
+} from './groupCoordinatorRecords';
+import { partitionForGroup } from './groupCoordinatorPartition';
+import type { CoordinatorRecord, CoordinatorStorage } from './storage';
+
+declare module '../../core/trace' {
+  interface TraceKinds {
+    /** A classic group changed state. `generation` is the group's generation after the change. */
+    'group.state': { group: string; from: string; to: string; generation: number };
+    /**
+     * A join phase completed: a new generation with these members (member ids), the chosen protocol and leader.
+     * `rejoined`: the members that took part (sent a JoinGroup); static members that did not stay in the group but
+     * are behind: whatever they own from an older generation is no longer theirs to keep.
+     */
+    'group.rebalance': { group: string; generation: number; protocol: string; leader: string; members: string[]; rejoined: string[]; reason: string };
+    /** The leader's assignment was stored and sent: member id -> "topic-partition" list. */
+    'group.assignment': { group: string; generation: number; assignment: Record<string, string[]> };
+    /** A member entered the group (`replaced`: the old member id a static member took over, fenced from now on). */
+    'group.member.join': { group: string; memberId: string; groupInstanceId: string | null; clientId: string; replaced: string | null };
+    /** A member left with LeaveGroup (a consumer closing, or exceeding max.poll.interval.ms). */
+    'group.member.leave': { group: string; memberId: string; groupInstanceId: string | null; reason: string };
+    /** The coordinator removed a member: session timeout, no rejoin within the rebalance timeout, no SyncGroup in time. */
+    'group.member.expire': { group: string; memberId: string; groupInstanceId: string | null; reason: string };
+    /** An OffsetCommit was answered: `error` NONE when the offsets are committed in __consumer_offsets. */
+    'group.offset.commit': {
+      group: string;
+      memberId: string;
+      generation: number;
+      offsets: { topic: string; partition: number; offset: number }[];
+      error: string;
+    };
+    /** Offsets of an empty group expired (offsets.retention.minutes). */
+    'group.offset.expire': { group: string; offsets: { topic: string; partition: number }[] };
+    /** The coordinator finished loading a partition of __consumer_offsets and now serves its groups. */
+    'group.load': { partition: number; leaderEpoch: number; groups: string[]; offsets: number; records: number };
+    /** The coordinator stopped serving a partition (it lost leadership). */
+    'group.unload': { partition: number; groups: string[] };
+  }
+}
+
+/** The broker configs the group coordinator reads. [group-coordinator/.../GroupCoordinatorConfig.java] */
+export type GroupCoordinatorConfig = Pick<
+  BrokerConfig,
+  | 'offsets.topic.num.partitions'
+  | 'offsets.commit.timeout.ms'
+  | 'offsets.retention.minutes'
+  | 'group.initial.rebalance.delay.ms'
+  | 'group.min.session.timeout.ms'
+  | 'group.max.session.timeout.ms'
+  | 'group.max.size'
+>;
+
+/** What the embedding broker lends the coordinator: its clock and its timers (which die with the broker). */
+export interface CoordinatorHost {
+  readonly id: string;
+  readonly now: Micros;
+  setTimer(delay: Micros, fn: () => void): TimerId;
+  cancelTimer(id: TimerId): void;
+}
+
+export interface GroupCoordinatorOptions {
+  readonly host: CoordinatorHost;
+  readonly trace: Trace;
+  /** For member ids (Kafka uses random UUIDs). */
+  readonly random: Random;
+  readonly config: GroupCoordinatorConfig;
+  readonly storage: CoordinatorStorage;
+  /** offsets.retention.check.interval.ms (not in BROKER_CONFIGS yet). Default 600000. */
+  readonly offsetsRetentionCheckIntervalMs?: number;
+  /** Loading a partition takes baseMs plus perRecordUs per record (a simulator estimate). Defaults 5 ms, 1 us. */
+  readonly loadTime?: { readonly baseMs: number; readonly perRecordUs: number };
+}
+
+export type GroupRequest = JoinGroupRequest | SyncGroupRequest | HeartbeatRequest | LeaveGroupRequest | OffsetCommitRequest | OffsetFetchRequest;
+export type GroupResponse = JoinGroupResponse | SyncGroupResponse | HeartbeatResponse | LeaveGroupResponse | OffsetCommitResponse | OffsetFetchResponse;
+
+/** A JoinGroup of a new member is parked at most this long. [GroupCoordinatorConfig.java `CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`] */
+export const CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
+/** [GroupCoordinatorConfig.java `OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT`] */
+export const OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT = 600_000;
+
+/** The part of the coordinator that serves one partition of __consumer_offsets. [GroupCoordinatorShard.java] */
+class Shard {
+  state: 'loading' | 'active' = 'loading';
+  readonly groups = new Map<string, ClassicGroup>();
+  readonly offsets = new Map<string, Map<string, CommittedOffset>>();
+  loadTimer: TimerId = NO_TIMER;
+  retentionTimer: TimerId = NO_TIMER;
+  constructor(
+    readonly partition: number,
+    readonly leaderEpoch: number,
+  ) {}
+}
+
+/** Timers a group holds outside its members. */
+interface GroupTimers {
+  join: TimerId;
+  sync: TimerId;
+  readonly pending: Map<string, TimerId>;
+}
+
+/** Inspection (tests, UI, describe): never read by actor logic. */
+export interface GroupDescription {
+  readonly groupId: string;
+  readonly state: ClassicGroupState;
+  readonly generationId: number;
+  readonly protocol: string | null;
+  readonly leader: string | null;
+  readonly members: readonly { memberId: string; groupInstanceId: string | null; clientId: string; assignment: readonly TopicPartition[] }[];
+  readonly offsets: readonly CommittedOffset[];
+}
+
+/**
+ * The classic group coordinator a broker embeds [group-coordinator/.../GroupMetadataManager.java (classic
+ * groups), OffsetMetadataManager.java, GroupCoordinatorService.java]. It serves the groups whose
+ * `__consumer_offsets` partition this broker leads: JoinGroup / SyncGroup / Heartbeat / LeaveGroup drive the
+ * state machine of reference 9.1; OffsetCommit and group metadata are written through `CoordinatorStorage`
+ * and answered only once committed; on becoming leader it reloads everything from the partition.
+ */
+export class GroupCoordinator {
+  private readonly host: CoordinatorHost;
+  private readonly trace: Trace;
+  private readonly random: Random;
+  private readonly config: GroupCoordinatorConfig;
+  private readonly storage: CoordinatorStorage;
+  private readonly shards = new Map<number, Shard>();
+  private readonly timers = new WeakMap<ClassicGroup, GroupTimers>();
+  private readonly retentionCheckMs: number;
+  private readonly loadTime: { readonly baseMs: number; readonly perRecordUs: number };
+
+  constructor(opts: GroupCoordinatorOptions) {
+    this.host = opts.host;
+    this.trace = opts.trace;
+    this.random = opts.random;
+    this.config = opts.config;
+    this.storage = opts.storage;
+    this.retentionCheckMs = opts.offsetsRetentionCheckIntervalMs ?? OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT;
+    this.loadTime = opts.loadTime ?? { baseMs: 5, perRecordUs: 1 };
+  }
+
+  private get now(): Micros {
+    return this.host.now;
+  }
+
+  private get node(): string {
+    return this.host.id;
+  }
+
+  /** The __consumer_offsets partition of a group. */
+  partitionFor(groupId: string): number {
+    return partitionForGroup(groupId, this.config['offsets.topic.num.partitions']);
+  }
+
+  /** Whether this coordinator serves (or is loading) a partition. */
+  isLeaderOf(partition: number): boolean {
+    return this.shards.has(partition);
+  }
+
+  // ---- leadership of __consumer_offsets partitions ----
+
+  /** This broker became leader of `__consumer_offsets-partition`: load its groups and offsets. [GroupCoordinatorService.java `onElection`] */
+  onBecomeLeader(partition: number, leaderEpoch: number): void {
+    const existing = this.shards.get(partition);
+    if (existing && existing.leaderEpoch >= leaderEpoch) return;
+    if (existing) this.unload(existing);
+    const shard = new Shard(partition, leaderEpoch);
+    this.shards.set(partition, shard);
+    const records = this.storage.readLog(partition).length;
+    const delay = ms(this.loadTime.baseMs) + Math.round(records * this.loadTime.perRecordUs);
+    shard.loadTimer = this.host.setTimer(delay, () => this.completeLoad(shard));
+  }
+
+  /** This broker is no longer leader of the partition: drop its groups (parked requests get NOT_COORDINATOR). [GroupCoordinatorService.java `onResignation`] */
+  onResign(partition: number): void {
+    const shard = this.shards.get(partition);
+    if (shard) this.unload(shard);
+  }
+
+  private completeLoad(shard: Shard): void {
+    if (this.shards.get(shard.partition) !== shard) return;
+    const log = this.storage.readLog(shard.partition);
+    const replayed = replayRecords(log);
+    for (const [groupId, value] of replayed.groups) shard.groups.set(groupId, this.groupFromRecord(groupId, value));
+    let offsetCount = 0;
+    for (const [groupId, offsets] of replayed.offsets) {
+      shard.offsets.set(groupId, offsets);
+      offsetCount += offsets.size;
+      // Offsets without group metadata belong to a "simple" group (manual assignment). [GroupMetadataManager.java `getOrMaybeCreatePersistedClassicGroup`]
+      if (!shard.groups.has(groupId)) shard.groups.set(groupId, new ClassicGroup(groupId, this.now));
+    }
+    shard.state = 'active';
+    // Every loaded member gets a fresh session. [GroupMetadataManager.java `onLoaded`]
+    for (const group of shard.groups.values()) {
+      for (const m of group.members.values()) this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
+    }
+    this.trace.emit('group.load', this.node, {
+      partition: shard.partition,
+      leaderEpoch: shard.leaderEpoch,
+      groups: [...shard.groups.keys()],
+      offsets: offsetCount,
+      records: log.length,
+    });
+    this.scheduleRetentionCheck(shard);
+  }
+
+  private groupFromRecord(groupId: string, v: GroupMetadataValue): ClassicGroup {
+    const group = new ClassicGroup(groupId, ms(v.currentStateTimestampMs), {
+      state: v.members.length === 0 ? 'Empty' : 'Stable',
+      generationId: v.generation,
+      protocolType: v.protocolType,
+      protocolName: v.protocol,
+      leaderId: v.leader,
+    });
+    for (const mv of v.members) {
+      const m = new ClassicGroupMember(mv.memberId, mv.groupInstanceId, mv.clientId, mv.rebalanceTimeoutMs, mv.sessionTimeoutMs, [mv.subscription], mv.assignment);
+      group.add(m);
+    }
+    group.leaderId = v.leader;
+    return group;
+  }
+
+  private unload(shard: Shard): void {
+    this.shards.delete(shard.partition);
+    this.host.cancelTimer(shard.loadTimer);
+    this.host.cancelTimer(shard.retentionTimer);
+    const ids = [...shard.groups.keys()];
+    for (const group of shard.groups.values()) {
+      group.completeAllJoins('NOT_COORDINATOR');
+      group.completeAllSyncs('NOT_COORDINATOR');
+      this.cancelGroupTimers(group);
+      if (!group.is('Dead')) this.transition(group, 'Dead');
+    }
+    shard.groups.clear();
+    shard.offsets.clear();
+    if (shard.state === 'active') this.trace.emit('group.unload', this.node, { partition: shard.partition, groups: ids });
+  }
+
+  // ---- requests ----
+
+  /**
+   * Serves one group request routed here by FindCoordinator. `reply` is called once, maybe much later (a
+   * JoinGroup is parked until the rebalance completes; a commit until it is replicated).
+   */
+  handle(from: string, request: GroupRequest, reply: (response: GroupResponse) => void): void {
+    const shard = this.shards.get(this.partitionFor(request.groupId));
+    const unavailable: KafkaError | null = !shard ? 'NOT_COORDINATOR' : shard.state === 'loading' ? 'COORDINATOR_LOAD_IN_PROGRESS' : null;
+    const cid = request.correlationId;
+    switch (request.type) {
+      case 'JoinGroup': {
+        const send = (r: JoinGroupResult): void => reply({ type: 'JoinGroupResponse', correlationId: cid, ...r });
+        if (unavailable) return send(joinError(unavailable, request.memberId));
+        const e = sessionTimeoutError(request.sessionTimeoutMs, this.config['group.min.session.timeout.ms'], this.config['group.max.session.timeout.ms']);
+        if (e !== 'NONE') return send(joinError(e, request.memberId));
+        return this.joinGroup(shard!, from, request, send);
+      }
+      case 'SyncGroup': {
+        const send = (r: SyncGroupResult): void => reply({ type: 'SyncGroupResponse', correlationId: cid, ...r });
+        if (unavailable) return send({ error: unavailable, partitions: [] });
+        return this.syncGroup(shard!, request, send);
+      }
+      case 'Heartbeat':
+        return reply({ type: 'HeartbeatResponse', correlationId: cid, error: unavailable ?? this.heartbeat(shard!, request) });
+      case 'LeaveGroup':
+        return reply({ type: 'LeaveGroupResponse', correlationId: cid, error: unavailable ?? this.leaveGroup(shard!, request) });
+      case 'OffsetCommit': {
+        const send = (error: KafkaError): void =>
+          reply({
+            type: 'OffsetCommitResponse',
+            correlationId: cid,
+            error,
+            partitions: request.offsets.map((o) => ({ topic: o.topic, partition: o.partition, error })),
+          });
+        if (unavailable) return send(unavailable);
+        return this.commitOffsets(shard!, request, send);
+      }
+      case 'OffsetFetch':
+        if (unavailable) return reply({ type: 'OffsetFetchResponse', correlationId: cid, error: unavailable, partitions: [] });
+        return reply({ type: 'OffsetFetchResponse', correlationId: cid, error: 'NONE', partitions: this.fetchOffsets(shard!, request) });
+    }
+  }
+
+  // ---- JoinGroup [GroupMetadataManager.java `classicGroupJoinToClassicGroup` and what it calls] ----
+
+  private joinGroup(shard: Shard, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
+    const isUnknown = req.memberId === UNKNOWN_MEMBER_ID;
+    let group = shard.groups.get(req.groupId);
+    if (!group) {
+      if (!isUnknown) return send(joinError('UNKNOWN_MEMBER_ID', req.memberId));
+      group = new ClassicGroup(req.groupId, this.now);
+      shard.groups.set(req.groupId, group);
+    }
+    if (!this.acceptJoiningMember(group, req.memberId)) {
+      this.removeMember(shard, group, req.memberId);
+      return send(joinError('GROUP_MAX_SIZE_REACHED', UNKNOWN_MEMBER_ID));
+    }
+    if (isUnknown) this.joinNewMember(shard, group, from, req, send);
+    else this.joinExistingMember(shard, group, from, req, send);
+  }
+
+  /** [GroupMetadataManager.java `acceptJoiningMember`] */
+  private acceptJoiningMember(group: ClassicGroup, memberId: string): boolean {
+    const max = this.config['group.max.size'];
+    switch (group.state) {
+      case 'Empty':
+      case 'Dead':
+        return true;
+      case 'PreparingRebalance': {
+        const m = group.members.get(memberId);
+        return (m !== undefined && m.isAwaitingJoin) || this.awaitingJoinCount(group) < max;
+      }
+      default:
+        return group.hasMember(memberId) || group.size < max;
+    }
+  }
+
+  private awaitingJoinCount(group: ClassicGroup): number {
+    let n = 0;
+    for (const m of group.members.values()) if (m.isAwaitingJoin) n++;
+    return n;
+  }
+
+  private joinNewMember(shard: Shard, group: ClassicGroup, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
+    if (group.is('Dead')) return send(joinError('COORDINATOR_NOT_AVAILABLE', UNKNOWN_MEMBER_ID));
+    if (!group.supportsProtocols(req.protocolType, req.protocols.map((p) => p.name))) return send(joinError('INCONSISTENT_GROUP_PROTOCOL', UNKNOWN_MEMBER_ID));
+    const newMemberId = `${req.groupInstanceId ?? from}-${this.uuid()}`;
+    if (req.groupInstanceId !== null) {
+      const existing = group.staticMemberId(req.groupInstanceId);
+      if (existing !== undefined) return this.updateStaticMemberThenRebalanceOrCompleteJoin(shard, group, from, req, existing, newMemberId, send);
+      return this.addMemberThenRebalanceOrCompleteJoin(shard, group, from, req, newMemberId, send);
+    }
+    // KIP-394: a dynamic member first gets its id and must come back with it. [GroupMetadataManager.java `classicGroupJoinNewDynamicMember`]
+    group.addPendingMember(newMemberId);
+    const timers = this.timersOf(group);
+    timers.pending.set(
+      newMemberId,
+      this.host.setTimer(ms(req.sessionTimeoutMs), () => this.onHeartbeatExpired(shard, group, newMemberId)),
+    );
+    send(joinError('MEMBER_ID_REQUIRED', newMemberId));
+  }
+
+  private joinExistingMember(shard: Shard, group: ClassicGroup, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
+    const memberId = req.memberId;
+    if (group.is('Dead')) return send(joinError('COORDINATOR_NOT_AVAILABLE', memberId));
+    if (!group.supportsProtocols(req.protocolType, req.protocols.map((p) => p.name))) return send(joinError('INCONSISTENT_GROUP_PROTOCOL', memberId));
+    if (group.isPendingMember(memberId)) {
+      this.cancelPendingTimer(group, memberId);
+      return this.addMemberThenRebalanceOrCompleteJoin(shard, group, from, req, memberId, send);
+    }
+    const e = validateMember(group, memberId, req.groupInstanceId);
+    if (e !== 'NONE') return send(joinError(e, memberId));
+    const member = group.member(memberId);
+    switch (group.state) {
+      case 'PreparingRebalance':
+        return this.updateMemberThenRebalanceOrCompleteJoin(shard, group, member, req, `member ${memberId} rejoined during PreparingRebalance (${req.reason})`, send);
+      case 'CompletingRebalance':
+        if (member.matches(req.protocols)) {
+          // The member missed its JoinGroup response: give it the current generation again.
+          return send(this.joinResult(group, memberId, group.isLeader(memberId), false));
+        }
+        return this.updateMemberThenRebalanceOrCompleteJoin(shard, group, member, req, `member ${memberId} changed its metadata during CompletingRebalance (${req.reason})`, send);
+      case 'Stable':
+        if (group.isLeader(memberId)) {
+          return this.updateMemberThenRebalanceOrCompleteJoin(shard, group, member, req, `leader ${memberId} rejoined (${req.reason})`, send);
+        }
+        if (!member.matches(req.protocols)) {
+          return this.updateMemberThenRebalanceOrCompleteJoin(shard, group, member, req, `member ${memberId} changed its metadata (${req.reason})`, send);
+        }
+        return send(this.joinResult(group, memberId, false, false));
+      default:
+        return send(joinError('UNKNOWN_MEMBER_ID', memberId));
+    }
+  }
+
+  private joinResult(group: ClassicGroup, memberId: string, withMembers: boolean, skipAssignment: boolean): JoinGroupResult {
+    return {
+      error: 'NONE',
+      generationId: group.generationId,
+      protocolName: group.protocolName,
+      leader: group.leaderId ?? '',
+      skipAssignment,
+      memberId,
+      members: withMembers ? group.currentMembers() : [],
+    };
+  }
+
+  /** A static member came back with a new member id. [GroupMetadataManager.java `updateStaticMemberThenRebalanceOrCompleteJoin`] */
+  private updateStaticMemberThenRebalanceOrCompleteJoin(
+    shard: Shard,
+    group: ClassicGroup,
+    from: string,
+    req: JoinGroupRequest,
+    oldMemberId: string,
+    newMemberId: string,
+    send: (r: JoinGroupResult) => void,
+  ): void {
+    const instanceId = req.groupInstanceId!;
+    const old = group.member(oldMemberId);
+    this.host.cancelTimer(old.heartbeatTimer);
+    const newMember = new ClassicGroupMember(newMemberId, instanceId, from, old.rebalanceTimeoutMs, old.sessionTimeoutMs, old.protocols, old.assignment);
+    group.replaceStaticMember(instanceId, oldMemberId, newMember);
+    this.trace.emit('group.member.join', this.node, { group: group.groupId, memberId: newMemberId, groupInstanceId: instanceId, clientId: from, replaced: oldMemberId });
+    this.rescheduleHeartbeat(shard, group, newMember, newMember.sessionTimeoutMs);
+    const oldProtocols = newMember.protocols;
+    const oldRebalanceTimeoutMs = newMember.rebalanceTimeoutMs;
+    const oldSessionTimeoutMs = newMember.sessionTimeoutMs;
+    group.updateMember(newMember, req.protocols, req.rebalanceTimeoutMs, req.sessionTimeoutMs, send);
+    const reason = `static member ${instanceId} rejoined as ${newMemberId} (${req.reason})`;
+    if (group.is('Stable')) {
+      if (group.protocolName === group.selectProtocol()) {
+        // Same protocol: no rebalance. Persist the new member id, then answer with the current generation.
+        this.write(shard, [groupMetadataRecord(group.groupId, this.groupMetadataValue(group))], (error) => {
+          if (!this.isCurrent(shard, group)) return;
+          const member = group.members.get(newMemberId);
+          if (!member) return;
+          if (error !== 'NONE') {
+            const reply = member.awaitingJoin;
+            group.updateMember(member, oldProtocols, oldRebalanceTimeoutMs, oldSessionTimeoutMs, null);
+            this.host.cancelTimer(member.heartbeatTimer);
+            const restored = new ClassicGroupMember(oldMemberId, instanceId, old.clientId, old.rebalanceTimeoutMs, old.sessionTimeoutMs, old.protocols, member.assignment);
+            group.replaceStaticMember(instanceId, newMemberId, restored);
+            this.rescheduleHeartbeat(shard, group, restored, restored.sessionTimeoutMs);
+            reply?.({ ...joinError(appendErrorToResponseError(error), UNKNOWN_MEMBER_ID), generationId: group.generationId, leader: group.leaderId ?? '' });
+            return;
+          }
+          const isLeader = group.isLeader(newMemberId);
+          // A static leader gets the members but must not reassign (KIP-814 skipAssignment).
+          group.completeJoin(member, this.joinResult(group, newMemberId, isLeader, isLeader));
+        });
+        return;
+      }
+      return this.maybePrepareRebalanceOrCompleteJoin(shard, group, reason);
+    }
+    if (group.is('CompletingRebalance')) return this.prepareRebalance(shard, group, reason);
+    this.maybeCompleteJoinPhase(shard, group);
+  }
+
+  /** [GroupMetadataManager.java `addMemberThenRebalanceOrCompleteJoin`] */
+  private addMemberThenRebalanceOrCompleteJoin(
+    shard: Shard,
+    group: ClassicGroup,
+    from: string,
+    req: JoinGroupRequest,
+    memberId: string,
+    send: (r: JoinGroupResult) => void,
+  ): void {
+    const member = new ClassicGroupMember(memberId, req.groupInstanceId, from, req.rebalanceTimeoutMs, req.sessionTimeoutMs, req.protocols);
+    member.isNew = true;
+    if (group.is('PreparingRebalance') && group.previousState === 'Empty') group.newMemberAdded = true;
+    group.add(member, send);
+    this.trace.emit('group.member.join', this.node, { group: group.groupId, memberId, groupInstanceId: req.groupInstanceId, clientId: from, replaced: null });
+    // A parked new member cannot heartbeat: its join expires on its own. [`classicGroupNewMemberJoinTimeoutMs`]
+    this.rescheduleHeartbeat(shard, group, member, CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS);
+    this.maybePrepareRebalanceOrCompleteJoin(shard, group, `new member ${memberId} joined (${req.reason})`);
+  }
+
+  private updateMemberThenRebalanceOrCompleteJoin(
+    shard: Shard,
+    group: ClassicGroup,
+    member: ClassicGroupMember,
+    req: JoinGroupRequest,
+    reason: string,
+    send: (r: JoinGroupResult) => void,
+  ): void {
+    group.updateMember(member, req.protocols, req.rebalanceTimeoutMs, req.sessionTimeoutMs, send);
+    this.maybePrepareRebalanceOrCompleteJoin(shard, group, reason);
+  }
+
+  private maybePrepareRebalanceOrCompleteJoin(shard: Shard, group: ClassicGroup, reason: string): void {
+    if (group.canRebalance()) this.prepareRebalance(shard, group, reason);
+    else this.maybeCompleteJoinPhase(shard, group);
+  }
+
+  /** [GroupMetadataManager.java `maybeCompleteJoinPhase`] */
+  private maybeCompleteJoinPhase(shard: Shard, group: ClassicGroup): void {
+    if (!group.is('PreparingRebalance')) return;
+    // The initial rebalance completes only when its delay runs out.
+    if (group.previousState === 'Empty') return;
+    if (!group.hasAllMembersJoined()) return;
+    this.completeJoin(shard, group);
+  }
+
+  /** [GroupMetadataManager.java `prepareRebalance`] */
+  private prepareRebalance(shard: Shard, group: ClassicGroup, reason: string): void {
+    if (group.is('CompletingRebalance')) this.resetAndPropagateAssignmentWithError(shard, group, 'REBALANCE_IN_PROGRESS');
+    this.removeSyncExpiration(group);
+    const initial = group.is('Empty');
+    const timers = this.timersOf(group);
+    if (initial) {
+      const delayMs = this.config['group.initial.rebalance.delay.ms'];
+      const remainingMs = Math.max(group.rebalanceTimeoutMs() - delayMs, 0);
+      this.host.cancelTimer(timers.join);
+      timers.join = this.host.setTimer(ms(delayMs), () => this.tryCompleteInitialRebalanceElseSchedule(shard, group, delayMs, remainingMs));
+    }
+    group.rebalanceReason = reason;
+    this.transition(group, 'PreparingRebalance');
+    if (!initial) this.maybeCompleteJoinElseSchedule(shard, group);
+  }
+
+  private maybeCompleteJoinElseSchedule(shard: Shard, group: ClassicGroup): void {
+    if (group.hasAllMembersJoined()) return this.completeJoin(shard, group);
+    const timers = this.timersOf(group);
+    this.host.cancelTimer(timers.join);
+    timers.join = this.host.setTimer(ms(group.rebalanceTimeoutMs()), () => this.completeJoinIfCurrent(shard, group));
+  }
+
+  /** Each member joining during the initial delay extends it, up to the rebalance timeout. [GroupMetadataManager.java `tryCompleteInitialRebalanceElseSchedule`] */
+  private tryCompleteInitialRebalanceElseSchedule(shard: Shard, group: ClassicGroup, delayMs: number, remainingMs: number): void {
+    if (!this.isCurrent(shard, group)) return;
+    if (group.newMemberAdded && remainingMs !== 0) {
+      group.newMemberAdded = false;
+      const newDelayMs = Math.min(this.config['group.initial.rebalance.delay.ms'], remainingMs);
+      const newRemainingMs = Math.max(remainingMs - delayMs, 0);
+      const timers = this.timersOf(group);
+      timers.join = this.host.setTimer(ms(newDelayMs), () => this.tryCompleteInitialRebalanceElseSchedule(shard, group, newDelayMs, newRemainingMs));
+      return;
+    }
+    this.completeJoin(shard, group);
+  }
+
+  private completeJoinIfCurrent(shard: Shard, group: ClassicGroup): void {
+    if (this.isCurrent(shard, group)) this.completeJoin(shard, group);
+  }
+
+  /**
+   * The join phase ends: dynamic members that did not rejoin are removed, the generation advances, the protocol
+   * is chosen, and every parked JoinGroup is answered (the leader with all members' metadata).
+   * [GroupMetadataManager.java `completeClassicGroupJoin`]
+   */
+  private completeJoin(shard: Shard, group: ClassicGroup): void {
+    const timers = this.timersOf(group);
+    this.host.cancelTimer(timers.join);
+    timers.join = NO_TIMER;
+    for (const m of group.notYetRejoinedMembers()) {
+      if (m.isStatic) continue;
+      this.removeMember(shard, group, m.memberId);
+      this.trace.emit('group.member.expire', this.node, {
+        group: group.groupId,
+        memberId: m.memberId,
+        groupInstanceId: null,
+        reason: 'did not rejoin within the rebalance timeout',
+      });
+    }
+    if (group.is('Dead')) return;
+    if (!group.maybeElectNewJoinedLeader() && group.size > 0) {
+      // Nobody rejoined: wait another rebalance timeout for session timeouts to clear the group.
+      timers.join = this.host.setTimer(ms(group.rebalanceTimeoutMs()), () => this.completeJoinIfCurrent(shard, group));
+      return;
+    }
+    group.initNextGeneration(this.now);
+    this.trace.emit('group.state', this.node, { group: group.groupId, from: group.previousState, to: group.state, generation: group.generationId });
+    if (group.is('Empty')) {
+      this.write(shard, [groupMetadataRecord(group.groupId, this.groupMetadataValue(group))], () => {});
+      return;
+    }
+    this.trace.emit('group.rebalance', this.node, {
+      group: group.groupId,
+      generation: group.generationId,
+      protocol: group.protocolName ?? '',
+      leader: group.leaderId ?? '',
+      members: [...group.members.keys()],
+      rejoined: [...group.members.values()].filter((m) => m.isAwaitingJoin).map((m) => m.memberId),
+      reason: group.rebalanceReason,
+    });
+    for (const m of [...group.members.values()]) {
+      group.completeJoin(m, this.joinResult(group, m.memberId, group.isLeader(m.memberId), false));
+      this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
+      m.isNew = false;
+      group.addPendingSyncMember(m.memberId);
+    }
+    // Members that do not sync within the rebalance timeout are removed. [GroupMetadataManager.java `schedulePendingSync`]
+    const generation = group.generationId;
+    timers.sync = this.host.setTimer(ms(group.rebalanceTimeoutMs()), () => this.expirePendingSync(shard, group, generation));
+  }
+
+  /** [GroupMetadataManager.java `expirePendingSync`] */
+  private expirePendingSync(shard: Shard, group: ClassicGroup, generation: number): void {
+    if (!this.isCurrent(shard, group) || group.generationId !== generation) return;
+    if (!(group.is('CompletingRebalance') || group.is('Stable')) || group.hasReceivedSyncFromAllMembers()) return;
+    const pending = group.pendingSyncMemberIds();
+    for (const id of pending) {
+      const m = group.members.get(id);
+      this.removeMember(shard, group, id);
+      this.trace.emit('group.member.expire', this.node, { group: group.groupId, memberId: id, groupInstanceId: m?.groupInstanceId ?? null, reason: 'no SyncGroup within the rebalance timeout' });
+    }
+    this.prepareRebalance(shard, group, `members ${pending.join(', ')} did not sync in time`);
+  }
+
+  // ---- SyncGroup [GroupMetadataManager.java `classicGroupSyncToClassicGroup`] ----
+
+  private syncGroup(shard: Shard, req: SyncGroupRequest, send: (r: SyncGroupResult) => void): void {
+    const group = shard.groups.get(req.groupId);
+    if (!group || group.is('Empty')) return send({ error: 'UNKNOWN_MEMBER_ID', partitions: [] });
+    const e = syncGroupError(group, req.memberId, req.groupInstanceId, req.generationId);
+    if (e !== 'NONE') return send({ error: e, partitions: [] });
+    if (group.is('PreparingRebalance')) return send({ error: 'REBALANCE_IN_PROGRESS', partitions: [] });
+    const member = group.member(req.memberId);
+    if (group.is('Stable')) {
+      group.removePendingSyncMember(req.memberId);
+      this.maybeCancelSyncTimer(group);
+      return send({ error: 'NONE', partitions: member.assignment });
+    }
+    // CompletingRebalance: park until the leader's assignment is stored.
+    member.awaitingSync = send;
+    group.removePendingSyncMember(req.memberId);
+    this.maybeCancelSyncTimer(group);
+    if (!group.isLeader(req.memberId)) return;
+    const assignment = new Map<string, readonly TopicPartition[]>();
+    for (const a of req.assignments) if (group.hasMember(a.memberId)) assignment.set(a.memberId, a.partitions);
+    for (const id of group.members.keys()) if (!assignment.has(id)) assignment.set(id, []);
+    const generation = group.generationId;
+    const value = this.groupMetadataValue(group, assignment);
+    this.write(shard, [groupMetadataRecord(group.groupId, value)], (error) => {
+      // The group may have moved on while the write was in flight.
+      if (!this.isCurrent(shard, group) || !group.is('CompletingRebalance') || group.generationId !== generation) return;
+      if (error !== 'NONE') {
+        this.resetAndPropagateAssignmentWithError(shard, group, appendErrorToResponseError(error));
+        this.maybePrepareRebalanceOrCompleteJoin(shard, group, `storing the assignment failed with ${error}`);
+        return;
+      }
+      for (const m of group.members.values()) m.assignment = assignment.get(m.memberId) ?? [];
+      this.propagateAssignment(shard, group, 'NONE');
+      this.transition(group, 'Stable');
+      const out: Record<string, string[]> = {};
+      for (const m of group.members.values()) out[m.memberId] = m.assignment.map((tp) => tpKey(tp.topic, tp.partition));
+      this.trace.emit('group.assignment', this.node, { group: group.groupId, generation: group.generationId, assignment: out });
+    });
+  }
+
+  private maybeCancelSyncTimer(group: ClassicGroup): void {
+    if (group.hasReceivedSyncFromAllMembers()) {
+      const t = this.timersOf(group);
+      this.host.cancelTimer(t.sync);
+      t.sync = NO_TIMER;
+    }
+  }
+
+  /** [GroupMetadataManager.java `resetAndPropagateAssignmentWithError`] */
+  private resetAndPropagateAssignmentWithError(shard: Shard, group: ClassicGroup, error: KafkaError): void {
+    for (const m of group.members.values()) m.assignment = [];
+    this.propagateAssignment(shard, group, error);
+  }
+
+  /** [GroupMetadataManager.java `propagateAssignment`] */
+  private propagateAssignment(shard: Shard, group: ClassicGroup, error: KafkaError): void {
+    for (const m of [...group.members.values()]) {
+      if (group.completeSync(m, { error, partitions: error === 'NONE' ? m.assignment : [] })) {
+        this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
+      }
+    }
+  }
+
+  private removeSyncExpiration(group: ClassicGroup): void {
+    group.clearPendingSyncMembers();
+    const t = this.timersOf(group);
+    this.host.cancelTimer(t.sync);
+    t.sync = NO_TIMER;
+  }
+
+  // ---- Heartbeat ----
+
+  private heartbeat(shard: Shard, req: HeartbeatRequest): KafkaError {
+    const group = shard.groups.get(req.groupId);
+    if (!group) return 'UNKNOWN_MEMBER_ID';
+    const e = heartbeatError(group, req.memberId, req.groupInstanceId, req.generationId);
+    // Only a known member of the current generation keeps its session alive.
+    if (e === 'NONE' || e === 'REBALANCE_IN_PROGRESS') {
+      const m = group.member(req.memberId);
+      this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
+    }
+    return e;
+  }
+
+  private rescheduleHeartbeat(shard: Shard, group: ClassicGroup, member: ClassicGroupMember, timeoutMs: number): void {
+    this.host.cancelTimer(member.heartbeatTimer);
+    const memberId = member.memberId;
+    member.heartbeatTimer = this.host.setTimer(ms(timeoutMs), () => this.onHeartbeatExpired(shard, group, memberId));
+  }
+
+  /** [GroupMetadataManager.java `expireClassicGroupMemberHeartbeat`] */
+  private onHeartbeatExpired(shard: Shard, group: ClassicGroup, memberId: string): void {
+    if (!this.isCurrent(shard, group) || group.is('Dead')) return;
+    if (group.isPendingMember(memberId)) {
+      this.removeMember(shard, group, memberId);
+      if (group.is('PreparingRebalance') && group.hasAllMembersJoined()) this.completeJoin(shard, group);
+      return;
+    }
+    const member = group.members.get(memberId);
+    if (!member || member.hasSatisfiedHeartbeat()) return;
+    this.trace.emit('group.member.expire', this.node, {
+      group: group.groupId,
+      memberId,
+      groupInstanceId: member.groupInstanceId,
+      reason: member.isNew ? 'new member did not complete its join in time' : `session timeout (${member.sessionTimeoutMs} ms)`,
+    });
+    this.removeMemberAndUpdateGroup(shard, group, member, `member ${memberId} expired`);
+  }
+
+  /** [GroupMetadataManager.java `removeMemberAndUpdateClassicGroup`] */
+  private removeMemberAndUpdateGroup(shard: Shard, group: ClassicGroup, member: ClassicGroupMember, reason: string): void {
+    group.completeJoin(member, joinError('UNKNOWN_MEMBER_ID', UNKNOWN_MEMBER_ID));
+    this.removeMember(shard, group, member.memberId);
+    if (group.is('Stable') || group.is('CompletingRebalance')) this.maybePrepareRebalanceOrCompleteJoin(shard, group, reason);
+    else if (group.is('PreparingRebalance') && group.hasAllMembersJoined()) this.completeJoin(shard, group);
+  }
+
+  private removeMember(_shard: Shard, group: ClassicGroup, memberId: string): void {
+    const m = group.remove(memberId);
+    if (m) this.host.cancelTimer(m.heartbeatTimer);
+    this.cancelPendingTimer(group, memberId);
+  }
+
+  private cancelPendingTimer(group: ClassicGroup, memberId: string): void {
+    const t = this.timersOf(group);
+    const id = t.pending.get(memberId);
+    if (id !== undefined) {
+      this.host.cancelTimer(id);
+      t.pending.delete(memberId);
+    }
+  }
+
+  // ---- LeaveGroup [GroupMetadataManager.java `classicGroupLeaveToClassicGroup`] ----
+
+  private leaveGroup(shard: Shard, req: LeaveGroupRequest): KafkaError {
+    const group = shard.groups.get(req.groupId);
+    if (!group) return 'UNKNOWN_MEMBER_ID';
+    if (group.is('Dead')) return 'COORDINATOR_NOT_AVAILABLE';
+    let firstError: KafkaError = 'NONE';
+    let anyLeft = false;
+    for (const who of req.members) {
+      let memberId: string | undefined;
+      if (who.memberId === UNKNOWN_MEMBER_ID) {
+        // Admin removal of a static member by instance id.
+        memberId = who.groupInstanceId !== null ? group.staticMemberId(who.groupInstanceId) : undefined;
+        if (memberId === undefined) {
+          if (firstError === 'NONE') firstError = 'UNKNOWN_MEMBER_ID';
+          continue;
+        }
+      } else if (group.isPendingMember(who.memberId)) {
+        this.removeMember(shard, group, who.memberId);
+        anyLeft = true;
+        continue;
+      } else {
+        const e = validateMember(group, who.memberId, who.groupInstanceId);
+        if (e !== 'NONE') {
+          if (firstError === 'NONE') firstError = e;
+          continue;
+        }
+        memberId = who.memberId;
+      }
+      const m = group.member(memberId);
+      this.trace.emit('group.member.leave', this.node, { group: group.groupId, memberId, groupInstanceId: m.groupInstanceId, reason: who.reason });
+      group.completeJoin(m, joinError('UNKNOWN_MEMBER_ID', UNKNOWN_MEMBER_ID));
+      this.removeMember(shard, group, memberId);
+      anyLeft = true;
+    }
+    if (anyLeft) {
+      if (group.is('Stable') || group.is('CompletingRebalance')) this.maybePrepareRebalanceOrCompleteJoin(shard, group, 'LeaveGroup');
+      else if (group.is('PreparingRebalance')) this.maybeCompleteJoinPhase(shard, group);
+    }
+    return firstError;
+  }
+
+  // ---- offsets [OffsetMetadataManager.java `commitOffset`, `fetchOffsets`] ----
+
+  private commitOffsets(shard: Shard, req: OffsetCommitRequest, send: (error: KafkaError) => void): void {
+    let group = shard.groups.get(req.groupId);
+    if (!group) {
+      // Without a generation the commit comes from outside group management: a "simple" group is created.
+      // (Newer versions answer GROUP_ID_NOT_FOUND otherwise; the older ILLEGAL_GENERATION is what clients handle.)
+      if (req.generationId >= 0) return this.commitDone(req, 'ILLEGAL_GENERATION', send);
+      group = new ClassicGroup(req.groupId, this.now);
+      shard.groups.set(req.groupId, group);
+    }
+    const e = validateOffsetCommit(group, req.memberId, req.groupInstanceId, req.generationId);
+    if (e !== 'NONE') return this.commitDone(req, e, send);
+    // A commit counts as a heartbeat in Stable and PreparingRebalance. [OffsetMetadataManager.java `commitOffset`]
+    if ((group.is('Stable') || group.is('PreparingRebalance')) && group.hasMember(req.memberId)) {
+      const m = group.member(req.memberId);
+      this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
+    }
+    if (req.offsets.length === 0) return this.commitDone(req, 'NONE', send);
+    const commitTimestampMs = Math.floor(this.now / 1000);
+    const offsets: CommittedOffset[] = req.offsets.map((o) => ({
+      topic: o.topic,
+      partition: o.partition,
+      offset: o.offset,
+      leaderEpoch: o.leaderEpoch,
+      metadata: o.metadata,
+      commitTimestampMs,
+    }));
+    const groupId = req.groupId;
+    const apply = (): void => {
+      if (this.shards.get(shard.partition) !== shard) return;
+      let m = shard.offsets.get(groupId);
+      if (!m) shard.offsets.set(groupId, (m = new Map()));
+      for (const o of offsets) m.set(tpKey(o.topic, o.partition), o);
+    };
+    this.write(
+      shard,
+      offsets.map((o) => offsetCommitRecord(groupId, o)),
+      (error) => {
+        if (error === 'NONE') apply();
+        this.commitDone(req, appendErrorToResponseError(error), send);
+      },
+      apply,
+    );
+  }
+
+  private commitDone(req: OffsetCommitRequest, error: KafkaError, send: (error: KafkaError) => void): void {
+    this.trace.emit('group.offset.commit', this.node, {
+      group: req.groupId,
+      memberId: req.memberId,
+      generation: req.generationId,
+      offsets: req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset })),
+      error,
+    });
+    send(error);
+  }
+
+  private fetchOffsets(shard: Shard, req: OffsetFetchRequest): OffsetFetchResponse['partitions'] {
+    const group = shard.groups.get(req.groupId);
+    const m = group && !group.is('Dead') ? shard.offsets.get(req.groupId) : undefined;
+    if (req.partitions === null) {
+      return [...(m?.values() ?? [])].map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, error: 'NONE' as const }));
+    }
+    return req.partitions.map((tp) => {
+      const o = m?.get(tpKey(tp.topic, tp.partition));
+      return { topic: tp.topic, partition: tp.partition, offset: o ? o.offset : -1, leaderEpoch: o ? o.leaderEpoch : -1, error: 'NONE' as const };
+    });
+  }
+
+  // ---- offset expiration [OffsetMetadataManager.java `cleanupExpiredOffsets`; GroupMetadataManager.java `maybeDeleteGroup`] ----
+
+  private scheduleRetentionCheck(shard: Shard): void {
+    shard.retentionTimer = this.host.setTimer(ms(this.retentionCheckMs), () => {
+      if (this.shards.get(shard.partition) !== shard) return;
+      this.expireOffsets(shard);
+      this.scheduleRetentionCheck(shard);
+    });
+  }
+
+  private expireOffsets(shard: Shard): void {
+    const retentionUs = ms(this.config['offsets.retention.minutes'] * 60_000);
+    for (const [groupId, group] of [...shard.groups]) {
+      // Offsets of a group with members never expire; an empty consumer group's expire retention after it emptied.
+      if (!group.is('Empty')) continue;
+      const offsets = shard.offsets.get(groupId);
+      const expired: CommittedOffset[] = [];
+      for (const o of offsets?.values() ?? []) {
+        const base = group.protocolType !== null ? group.stateTimestampUs : ms(o.commitTimestampMs);
+        if (this.now - base >= retentionUs) expired.push(o);
+      }
+      const records: CoordinatorRecord[] = expired.map((o) => offsetTombstone(groupId, o.topic, o.partition));
+      for (const o of expired) offsets!.delete(tpKey(o.topic, o.partition));
+      if (expired.length > 0) {
+        this.trace.emit('group.offset.expire', this.node, { group: groupId, offsets: expired.map((o) => ({ topic: o.topic, partition: o.partition })) });
+      }
+      if (!offsets || offsets.size === 0) {
+        shard.offsets.delete(groupId);
+        shard.groups.delete(groupId);
+        this.cancelGroupTimers(group);
+        this.transition(group, 'Dead');
+        records.push(groupMetadataRecord(groupId, null));
+      }
+      if (records.length > 0) this.write(shard, records, () => {});
+    }
+  }
+
+  // ---- helpers ----
+
+  private write(shard: Shard, records: readonly CoordinatorRecord[], onDone: (error: KafkaError) => void, onLateCommit?: () => void): void {
+    let finished = false;
+    // The operation fails after offsets.commit.timeout.ms; the records may still commit later.
+    const timer = this.host.setTimer(ms(this.config['offsets.commit.timeout.ms']), () => {
+      if (finished) return;
+      finished = true;
+      onDone('REQUEST_TIMED_OUT');
+    });
+    this.storage.append(shard.partition, records, (error) => {
+      this.host.cancelTimer(timer);
+      if (finished) {
+        if (error === 'NONE') onLateCommit?.();
+        return;
+      }
+      finished = true;
+      onDone(error);
+    });
+  }
+
+  private groupMetadataValue(group: ClassicGroup, assignment?: ReadonlyMap<string, readonly TopicPartition[]>): GroupMetadataValue {
+    return {
+      protocolType: group.protocolType ?? 'consumer',
+      generation: group.generationId,
+      protocol: group.protocolName,
+      leader: group.leaderId,
+      currentStateTimestampMs: Math.floor(group.stateTimestampUs / 1000),
+      members: [...group.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+        sessionTimeoutMs: m.sessionTimeoutMs,
+        subscription: m.metadata(group.protocolName),
+        assignment: assignment?.get(m.memberId) ?? m.assignment,
+      })),
+    };
+  }
+
+  private transition(group: ClassicGroup, to: ClassicGroupState): void {
+    const from = group.state;
+    group.transitionTo(to, this.now);
+    this.trace.emit('group.state', this.node, { group: group.groupId, from, to, generation: group.generationId });
+  }
+
+  private isCurrent(shard: Shard, group: ClassicGroup): boolean {
+    return this.shards.get(shard.partition) === shard && shard.state === 'active' && shard.groups.get(group.groupId) === group;
+  }
+
+  private timersOf(group: ClassicGroup): GroupTimers {
+    let t = this.timers.get(group);
+    if (!t) this.timers.set(group, (t = { join: NO_TIMER, sync: NO_TIMER, pending: new Map() }));
+    return t;
+  }
+
+  private cancelGroupTimers(group: ClassicGroup): void {
+    const t = this.timersOf(group);
+    this.host.cancelTimer(t.join);
+    this.host.cancelTimer(t.sync);
+    for (const id of t.pending.values()) this.host.cancelTimer(id);
+    t.pending.clear();
+    for (const m of group.members.values()) this.host.cancelTimer(m.heartbeatTimer);
+  }
+
+  /** A random id for a member (Kafka: a UUID). */
+  private uuid(): string {
+    let s = '';
+    for (let i = 0; i < 3; i++) s += this.random.int(0, 0x10000).toString(16).padStart(4, '0');
+    return s;
+  }
+
+  // ---- inspection ----
+
+  /** The group as `kafka-consumer-groups --describe` would see it, or null when this broker does not serve it. */
+  describeGroup(groupId: string): GroupDescription | null {
+    const shard = this.shards.get(this.partitionFor(groupId));
+    if (!shard || shard.state !== 'active') return null;
+    const group = shard.groups.get(groupId);
+    const offsets = [...(shard.offsets.get(groupId)?.values() ?? [])].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    if (!group) return { groupId, state: 'Dead', generationId: -1, protocol: null, leader: null, members: [], offsets };
+    return {
+      groupId,
+      state: group.state,
+      generationId: group.generationId,
+      protocol: group.protocolName,
+      leader: group.leaderId,
+      members: [...group.members.values()].map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, clientId: m.clientId, assignment: m.assignment })),
+      offsets,
+    };
+  }
+}
