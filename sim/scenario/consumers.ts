@@ -1,16 +1,63 @@
 import type { Micros } from '../core/time';
 import type { KafkaCluster, KafkaClusterOptions } from '../kafka/cluster';
 import type { TopicToCreate } from '../kafka/admin';
+import { CONSUMER_OFFSETS_TOPIC, GroupCoordinatorService } from '../kafka/broker/groupCoordinatorService';
+import { Consumer } from '../kafka/client/consumer/consumer';
+import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
 import type { Scenario } from './validate';
 
-/** Consumers and the group coordinator are wired in here (filled in with the consumer client). */
+/** Whether any consumer of the scenario uses a group (then brokers coordinate groups). */
+function hasGroups(s: Scenario): boolean {
+  return s.consumers.some((c) => c.group !== null);
+}
+
+/** Consumers, and the group coordinator their brokers embed. */
 export const attachConsumers = {
-  brokerExtensions(_s: Scenario): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
-    return {};
+  brokerExtensions(s: Scenario): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
+    return hasGroups(s) ? { brokerExtensions: (b) => new GroupCoordinatorService(b) } : {};
   },
-  start(_s: Scenario, _cluster: KafkaCluster, _t0: Micros): void {},
+
+  /** Adds each consumer's host and process; scenario times shift onto the clock at `t0`. */
+  start(s: Scenario, cluster: KafkaCluster, t0: Micros): void {
+    const t0ms = t0 / 1000;
+    for (const c of s.consumers) {
+      const p = c.processing;
+      const processing: ProcessingModel = {
+        ...p,
+        startMs: t0ms + c.startUs / 1000,
+        ...(p.stopMs !== undefined && { stopMs: t0ms + p.stopMs }),
+        ...(p.stalls && { stalls: p.stalls.map((x) => ({ ...x, atMs: t0ms + x.atMs })) }),
+        ...(p.seeks && { seeks: p.seeks.map((x) => ({ ...x, atMs: t0ms + x.atMs })) }),
+      };
+      const world = cluster.world;
+      const host = world.addHost({ id: c.id, zone: c.zone ?? cluster.opts.zones[0] ?? 'zone-a', tags: ['client', 'consumer'] });
+      const assign = c.group === null ? s.topics.filter((t) => c.topics.includes(t.name)).flatMap((t) => Array.from({ length: t.partitions }, (_, i) => ({ topic: t.name, partition: i }))) : undefined;
+      host.addProcess({
+        id: c.id,
+        create: (ctx) =>
+          new Consumer(ctx, {
+            id: c.id,
+            config: c.config,
+            bootstrap: cluster.brokerIds,
+            processing,
+            ...(c.group === null ? { assign: assign! } : { topics: c.topics }),
+          }),
+      });
+      host.start();
+    }
+  },
 };
 
-export function consumerTopics(_s: Scenario): TopicToCreate[] {
-  return [];
+/** __consumer_offsets, when groups are used: compacted, its replication factor capped by the broker count. */
+export function consumerTopics(s: Scenario): TopicToCreate[] {
+  if (!hasGroups(s)) return [];
+  const c = s.cluster.brokerConfig;
+  return [
+    {
+      name: CONSUMER_OFFSETS_TOPIC,
+      numPartitions: c['offsets.topic.num.partitions'],
+      replicationFactor: Math.min(c['offsets.topic.replication.factor'], s.cluster.brokers),
+      configs: { 'cleanup.policy': 'compact', 'segment.bytes': String(c['offsets.topic.segment.bytes']) },
+    },
+  ];
 }

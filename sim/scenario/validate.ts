@@ -24,6 +24,8 @@ import {
 import { readConfig, resolveConfig } from '../kafka/config/def';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
+import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
+import { validateProcessing } from './processing';
 
 /** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
 export interface Scenario {
@@ -42,9 +44,20 @@ export interface Scenario {
   readonly producers: readonly ResolvedProducer[];
   readonly consumers: readonly ResolvedConsumer[];
   readonly faults: readonly Fault[];
+  readonly actions: readonly ScenarioAction[];
   readonly captions: readonly { atUs: Micros; text: string }[];
   readonly expect: readonly ExpectationSpec[];
 }
+
+/** A validated operator action (see ActionSpec): when, and what. */
+export type ScenarioAction = { readonly index: number; readonly atUs: Micros } & { readonly action: 'create-partitions'; readonly topic: string; readonly count: number };
+
+/** The operator actions a scenario may take, and the fields each takes besides "at" and "action". */
+export const ACTION_KINDS = { 'create-partitions': ['topic', 'count'] } as const;
+export type ActionKind = keyof typeof ACTION_KINDS;
+
+/** The id of the admin client the runner starts to carry out actions. */
+export const OPERATOR_ID = 'operator';
 
 export interface ResolvedCluster {
   readonly controllers: number;
@@ -82,12 +95,12 @@ export interface ResolvedConsumer {
   readonly group: string | null;
   readonly topics: readonly string[];
   readonly config: ConsumerConfig;
-  readonly processing: Readonly<Record<string, unknown>>;
+  readonly processing: ProcessingModel;
   readonly startUs: Micros;
   readonly zone: string | null;
 }
 
-const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'faults', 'captions', 'expect', 'trace'] as const;
+const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'faults', 'actions', 'captions', 'expect', 'trace'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
@@ -248,7 +261,9 @@ export function validateScenario(raw: unknown): Scenario {
 
   const clientIds = new Set<string>();
   const claimId = (cid: string, path: string) => {
-    if (clientIds.has(cid) || /^(broker|controller)-\d+$/.test(cid)) throw new ValidationError(path, cid, 'an id not used by another client, broker or controller');
+    if (clientIds.has(cid) || /^(broker|controller)-\d+$/.test(cid) || cid === 'admin' || cid === OPERATOR_ID) {
+      throw new ValidationError(path, cid, `an id not used by another client, broker or controller (nor "admin" or "${OPERATOR_ID}")`);
+    }
     clientIds.add(cid);
   };
 
@@ -278,9 +293,7 @@ export function validateScenario(raw: unknown): Scenario {
     const overrides = readConfigMap(CONSUMER_CONFIGS, co.config, join(p, 'config'));
     if (group !== null) overrides['group.id'] = group;
     const config = resolveConfig(CONSUMER_CONFIGS, overrides, join(p, 'config'));
-    const processing = co.processing === undefined ? {} : isRecord(co.processing) ? co.processing : (() => {
-      throw new ValidationError(join(p, 'processing'), co.processing, 'an object describing the processing model');
-    })();
+    const processing = validateProcessing(co.processing, join(p, 'processing'));
     return {
       id: cid,
       group,
@@ -303,6 +316,8 @@ export function validateScenario(raw: unknown): Scenario {
   for (const f of faults) {
     if (f.atUs > durationUs) throw new ValidationError(join(join('faults', f.index), 'at'), f.atUs / 1000, `a time within the duration (${durationUs / 1000} ms)`);
   }
+
+  const actions = readActions(o.actions, durationUs, topicNames);
 
   const captions = (o.captions === undefined ? [] : expectArray(o.captions, 'captions')).map((cp, i) => {
     const p = join('captions', i);
@@ -346,9 +361,40 @@ export function validateScenario(raw: unknown): Scenario {
     producers,
     consumers,
     faults,
+    actions,
     captions,
     expect,
   };
+}
+
+/**
+ * Checks the operator actions: each names a known action, happens within the duration, and makes sense for the
+ * scenario's topics at that moment (a partition count only grows, counting earlier actions on the same topic).
+ */
+function readActions(v: unknown, durationUs: Micros, topics: ReadonlyMap<string, number>): ScenarioAction[] {
+  if (v === undefined) return [];
+  const entries = expectArray(v, 'actions').map((a, index) => {
+    const p = join('actions', index);
+    if (!isRecord(a)) throw new ValidationError(p, a, 'an object with "at" and "action"');
+    const action = expectOneOf(a.action, join(p, 'action'), Object.keys(ACTION_KINDS) as ActionKind[]);
+    const o = expectObject(a, p, ['at', 'action', ...ACTION_KINDS[action]]);
+    const atUs = readTime(o.at, join(p, 'at'));
+    if (atUs > durationUs) throw new ValidationError(join(p, 'at'), o.at, `a time within the duration (${durationUs / 1000} ms)`);
+    const topic = expectString(o.topic, join(p, 'topic'));
+    if (!topics.has(topic)) throw new ValidationError(join(p, 'topic'), topic, `a topic of this scenario (${[...topics.keys()].join(', ') || 'none declared'})`);
+    const count = expectNumber(o.count, join(p, 'count'), { min: 1, max: 10_000, integer: true });
+    return { index, atUs, action, topic, count } as const;
+  });
+  // Partition counts only grow: check each action against the count the earlier ones leave.
+  const counts = new Map(topics);
+  for (const a of [...entries].sort((x, y) => x.atUs - y.atUs || x.index - y.index)) {
+    const now = counts.get(a.topic)!;
+    if (a.count <= now) {
+      throw new ValidationError(join(join('actions', a.index), 'count'), a.count, `more than the ${now} partition(s) topic "${a.topic}" has by then (partitions are never removed)`);
+    }
+    counts.set(a.topic, a.count);
+  }
+  return entries;
 }
 
 /** The selectors a scenario's faults may use: hosts, zones, racks, tags, and Kafka-level ones. */

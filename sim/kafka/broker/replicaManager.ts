@@ -11,6 +11,7 @@ import type {
   ProduceResponse,
 } from '../protocol';
 import { batchesBytes } from '../protocol';
+import type { RecordBatch } from '../records';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
 import { UnifiedLogAdapter } from './unifiedLogAdapter';
@@ -20,6 +21,8 @@ export interface ReplicaManagerHost extends ReplicaHost, Omit<FetcherHost, 'conf
   readonly logManager: LogManager;
   nowUs(): number;
   reply(to: string, msg: object, bytes: number): void;
+  /** Closes the connection to a client (an acks=0 produce that failed: the client learns only this way). */
+  closeConnection(to: string): void;
   cancelTimer(id: TimerId): void;
   setTimerId(delayUs: number, fn: () => void): TimerId;
 }
@@ -164,7 +167,12 @@ export class ReplicaManager {
         if (req.acks === -1) waiters.push({ index: results.length - 1, requiredOffset: r.lastOffset + 1, p });
       }
     }
-    if (req.acks === 0) return;
+    if (req.acks === 0) {
+      // No answer is sent, so an error can only be signalled by closing the connection; the client then
+      // refreshes its metadata [KafkaApis.handleProduceRequest: closeConnection when acks == 0 and an error].
+      if (results.some((r) => r.error !== 'NONE')) this.host.closeConnection(from);
+      return;
+    }
     const respond = (rs: ProducePartitionResponse[]) => {
       const resp: Omit<ProduceResponse, 'correlationId'> = { type: 'ProduceResponse', partitions: rs };
       const send = () => this.host.reply(from, { ...resp, correlationId: req.correlationId }, 32 * rs.length);
@@ -353,6 +361,41 @@ export class ReplicaManager {
     for (const p of partitions) bytes += batchesBytes(p.batches) + 32;
     const resp: Omit<FetchResponse, 'correlationId'> = { type: 'FetchResponse', error: 'NONE', partitions };
     this.host.reply(from, { ...resp, correlationId: req.correlationId }, bytes);
+  }
+
+  /**
+   * An internal write as leader with acks=all semantics (the group coordinator's records in
+   * __consumer_offsets): `done` gets NONE once the HW covers the batch, or the error, or REQUEST_TIMED_OUT.
+   * Writes to one partition complete in offset order.
+   */
+  appendAsLeaderAndWait(topic: string, partition: number, batch: RecordBatch, timeoutMs: number, done: (error: KafkaError) => void): void {
+    const p = this.partitions.get(`${topic}-${partition}`);
+    if (!p) {
+      done('NOT_LEADER_OR_FOLLOWER');
+      return;
+    }
+    const r = p.appendRecordsToLeader(batch, -1);
+    if (r.error !== 'NONE') {
+      done(r.error);
+      return;
+    }
+    this.completeFetchWaiters(p, 'leader-append');
+    const results: ProducePartitionResponse[] = [{ topic, partition, error: 'NONE', baseOffset: r.baseOffset, logAppendTimeMs: -1, logStartOffset: -1 }];
+    const finish = (rs: ProducePartitionResponse[]) => done(rs[0]!.error);
+    const status = p.checkEnoughReplicasReachOffset(r.lastOffset + 1);
+    if (status !== null) {
+      done(status);
+      return;
+    }
+    const op: DelayedProduce = { results, pending: new Set([0]), respond: finish, timer: NO_TIMER, done: false };
+    let list = this.produceWaiters.get(p.key);
+    if (!list) this.produceWaiters.set(p.key, (list = []));
+    list.push({ op, index: 0, requiredOffset: r.lastOffset + 1 });
+    op.timer = this.host.setTimerId(ms(timeoutMs), () => {
+      if (op.done) return;
+      op.done = true;
+      finish([{ ...results[0]!, error: 'REQUEST_TIMED_OUT' }]);
+    });
   }
 
   /** Stops every fetcher (process shutdown). */

@@ -8,7 +8,7 @@ import { addTestProcess, events, scheduleFaults, type TestProcess } from './harn
  * Three brokers: b1 (zone z1, rack r1), b2 (z1, r2), b3 (z2, r3), tagged "broker", each running one process
  * (p1..p3). Latency is a fixed 1ms (no jitter), so arrival times are known. Start-up takes 1s.
  */
-function cluster(entries: readonly FaultEntry[], opts: { silentFailureDetectionMs?: number; connectTimeoutMs?: number } = {}) {
+function cluster(entries: readonly FaultEntry[], opts: { silentFailureDetectionMs?: number; connectTimeoutMs?: number; lossDetectionMs?: number } = {}) {
   const world = new World({
     seed: 3,
     network: { sameZone: { baseMs: 1, jitterMs: 0 }, crossZone: { baseMs: 1, jitterMs: 0 }, ...opts },

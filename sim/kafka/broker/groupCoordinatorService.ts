@@ -1,0 +1,105 @@
+import type { FindCoordinatorRequest } from '../protocol';
+import { buildBatch, type RecordBatch } from '../records';
+import { GroupCoordinator, type GroupRequest } from '../coordinator/groupCoordinator';
+import type { CoordinatorRecord, CoordinatorStorage } from '../coordinator/storage';
+import { partitionForGroup } from '../coordinator/groupCoordinatorPartition';
+import type { MetadataImage } from '../metadata/metadataImage';
+import type { Broker, BrokerExtension } from './broker';
+
+/** Kafka's internal topic of group metadata and committed offsets. */
+export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
+
+const GROUP_REQUESTS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch']);
+
+/**
+ * The broker's side of group coordination [core/.../server/KafkaApis.scala; group-coordinator/.../GroupCoordinatorService.java]:
+ * answers FindCoordinator from the metadata it applied, routes group requests to the embedded
+ * GroupCoordinator, tells it when this broker gains or loses leadership of a __consumer_offsets partition,
+ * and stores its records in that partition through the replica manager (replicated, acks=all).
+ */
+export class GroupCoordinatorService implements BrokerExtension {
+  private readonly coordinator: GroupCoordinator;
+  /** Partition -> leader epoch this broker leads it in (as the coordinator knows it). */
+  private readonly led = new Map<number, number>();
+
+  constructor(private readonly broker: Broker) {
+    const storage: CoordinatorStorage = {
+      append: (partition, records, done) => {
+        const batch = toBatch(records, Math.floor(broker.now / 1000));
+        broker.replicas.appendAsLeaderAndWait(CONSUMER_OFFSETS_TOPIC, partition, batch, broker.config['offsets.commit.timeout.ms'], done);
+      },
+      readLog: (partition) => {
+        const p = broker.replicas.partition(CONSUMER_OFFSETS_TOPIC, partition);
+        if (!p) return [];
+        const out: CoordinatorRecord[] = [];
+        const log = p.log;
+        let pos = log.logStartOffset;
+        const end = log.logEndOffset;
+        while (pos < end) {
+          const r = log.read(pos, 1 << 30, end, true);
+          if (r.error || r.batches.length === 0) break;
+          for (const b of r.batches) {
+            for (const rec of b.records) if (rec.key !== null) out.push({ key: rec.key, value: rec.value });
+            pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
+          }
+        }
+        return out;
+      },
+    };
+    this.coordinator = new GroupCoordinator({
+      host: broker,
+      trace: broker.trace,
+      random: broker.random.fork('group-coordinator'),
+      config: broker.config,
+      storage,
+    });
+  }
+
+  handle(from: string, msg: { type: string; correlationId: number }): boolean {
+    if (msg.type === 'FindCoordinator') {
+      const req = msg as FindCoordinatorRequest;
+      const p = partitionForGroup(req.key, this.broker.config['offsets.topic.num.partitions']);
+      const leader = this.broker.image.partitionByName(CONSUMER_OFFSETS_TOPIC, p)?.leader ?? -1;
+      const live = leader >= 0 && this.broker.image.broker(leader)?.fenced === false;
+      this.broker.send(
+        from,
+        { type: 'FindCoordinatorResponse', correlationId: req.correlationId, error: live ? 'NONE' : 'COORDINATOR_NOT_AVAILABLE', nodeId: live ? leader : -1 },
+        32,
+      );
+      return true;
+    }
+    if (!GROUP_REQUESTS.has(msg.type)) return false;
+    this.coordinator.handle(from, msg as GroupRequest, (resp) => this.broker.send(from, resp, 64));
+    return true;
+  }
+
+  /** After each metadata update: load the partitions this broker now leads, unload those it lost. */
+  onMetadataApplied(_image: MetadataImage): void {
+    const n = this.broker.config['offsets.topic.num.partitions'];
+    for (let p = 0; p < n; p++) {
+      const replica = this.broker.replicas.partition(CONSUMER_OFFSETS_TOPIC, p);
+      const leading = replica?.isLeader === true;
+      const epoch = this.led.get(p);
+      if (leading && epoch !== replica!.leaderEpoch) {
+        if (epoch !== undefined) this.coordinator.onResign(p);
+        this.led.set(p, replica!.leaderEpoch);
+        this.coordinator.onBecomeLeader(p, replica!.leaderEpoch);
+      } else if (!leading && epoch !== undefined) {
+        this.led.delete(p);
+        this.coordinator.onResign(p);
+      }
+    }
+  }
+
+  /** Inspection (tests, the UI). */
+  get groups(): GroupCoordinator {
+    return this.coordinator;
+  }
+}
+
+function toBatch(records: readonly CoordinatorRecord[], nowMs: number): RecordBatch {
+  return buildBatch(
+    records.map((r) => ({ key: r.key, value: r.value, timestamp: nowMs })),
+    {},
+  );
+}
