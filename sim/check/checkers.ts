@@ -4,6 +4,7 @@ import { History, tp, type FinalPartition, type SendOp } from './history';
 import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
 import { lostWriteStory } from './stories';
 import { metricChecks } from './metrics';
+import { groupMetrics } from './groupMetrics';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -144,6 +145,8 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // Inconsistent offsets: one offset seen with two values (acks, polls and the final log all count).
   for (const s of acked) if (s.offset >= 0 && s.acks !== '0') observe(tp(s.topic, s.partition), s.offset, s.value);
   for (const f of h.finals.values()) for (const [o, v] of f.byOffset) observe(tp(f.topic, f.partition), o, v);
+  // Replicas whose logs still disagree with the leader's at the end hold a second value at those offsets.
+  for (const f of h.finals.values()) for (const d of f.diverged) d.offsets.forEach((o, i) => observe(tp(f.topic, f.partition), o, d.values[i] ?? null));
   const inconsistent: string[] = [];
   for (const [key, m] of observed) {
     for (const [o, vs] of m) if (vs.size > 1) inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
@@ -245,6 +248,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   for (const [name, n] of [...errors].sort()) out[`${ERROR_CHECK_PREFIX}${name}`] = result(n, []);
 
   Object.assign(out, metricChecks(events, h));
+  Object.assign(out, groupMetrics(events, h));
   for (const name of CHECK_NAMES) if (!(name in out)) throw new Error(`checker ${name} produced no result`);
   return out;
 }

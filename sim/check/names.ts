@@ -1,4 +1,5 @@
 import { METRICS } from './metrics';
+import { GROUP_FIGURES, UNPROCESSED, groupFigureName } from './groupMetrics';
 
 /**
  * Every checker result by name, with what it means. A report always has every one of them (count 0 when
@@ -48,10 +49,16 @@ export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];
 export const ERROR_CHECK_PREFIX = 'errors.';
 
 export function isKnownCheck(name: string): boolean {
-  return name in CHECKS || name in METRICS || (name.startsWith(ERROR_CHECK_PREFIX) && name.length > ERROR_CHECK_PREFIX.length);
+  return (
+    name in CHECKS ||
+    name in METRICS ||
+    name === UNPROCESSED ||
+    groupFigureName(name) !== null ||
+    (name.startsWith(ERROR_CHECK_PREFIX) && name.length > ERROR_CHECK_PREFIX.length)
+  );
 }
 
 /** Every name an expectation may use (errors.<NAME> aside). */
 export function knownCheckNames(): string[] {
-  return [...CHECK_NAMES, ...Object.keys(METRICS)];
+  return [...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED, ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`)];
 }

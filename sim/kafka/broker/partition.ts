@@ -26,12 +26,14 @@ declare module '../../core/trace' {
     'replica.hw': { topic: string; partition: number; broker: number; hw: number; leo: number };
     /** A replica took a role for a leader epoch. */
     'replica.role': { topic: string; partition: number; broker: number; role: 'leader' | 'follower' | 'none'; leader: number; leaderEpoch: number; isr: number[]; leo: number; hw: number };
-    /** The leader proposed an ISR change to the controller. */
-    'replica.alter-isr': { topic: string; partition: number; broker: number; kind: 'shrink' | 'expand'; from: number[]; to: number[]; reason: string };
+    /** The leader proposed an ISR change to the controller (`change`, not `kind`: that name is the event's own). */
+    'replica.alter-isr': { topic: string; partition: number; broker: number; change: 'shrink' | 'expand'; from: number[]; to: number[]; reason: string };
     /** The leader refused a produce before appending. */
     'replica.produce-rejected': { topic: string; partition: number; broker: number; error: string; isr: number[]; minIsr: number };
   }
 }
+
+const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
 
 /** A partition as the controller's committed metadata describes it. */
 export interface PartitionState {
@@ -86,6 +88,8 @@ export class Partition {
   isr: readonly number[] = [];
   elr: readonly number[] = [];
   private followers = new Map<number, FollowerState>();
+  /** The HW and log start offset each follower was last told (the leader's side of a fetch session). */
+  private sentToFollower = new Map<number, { hw: number; logStart: number }>();
   private pending: PendingIsr | null = null;
   /** The log end offset when this leader epoch began (a follower must reach it to join the ISR). */
   leaderEpochStartOffset = 0;
@@ -156,6 +160,7 @@ export class Partition {
     // KIP-279: the new epoch starts at our log end offset, recorded at once so any follower's epoch is answerable.
     this.log.assignEpochStartOffset(this.leaderEpoch, leo);
     this.followers = new Map();
+    this.sentToFollower = new Map();
     for (const r of this.replicas) {
       if (r !== this.host.brokerId) this.followers.set(r, resetFollowerState(r, this.isr.includes(r), now));
     }
@@ -237,7 +242,7 @@ export class Partition {
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
    * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
    */
-  fetchAsLeader(req: FetchPartition, replicaId: number, replicaEpoch: number, maxBytes: number, isolationLevel: 'read_uncommitted' | 'read_committed'): FetchPartitionResponse {
+  fetchAsLeader(req: FetchPartition, replicaId: number, replicaEpoch: number, maxBytes: number, isolationLevel: 'read_uncommitted' | 'read_committed'): FetchPartitionResponse | null {
     const base = { topic: this.topic, partition: this.partition };
     const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
     if (epochError !== 'NONE') return this.errorResponse(epochError);
@@ -246,6 +251,16 @@ export class Partition {
     const log = this.log;
     const hw = log.highWatermark;
     const leo = log.logEndOffset;
+    if (isFollower && req.fetchOffset === leo && req.lastFetchedEpoch === log.latestEpoch() && leo >= log.logStartOffset) {
+      // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible. Like an
+      // incremental fetch session (KIP-227), the partition is left out of the response unless its HW or log
+      // start offset changed since the last response this follower got.
+      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      const sent = this.sentToFollower.get(replicaId);
+      if (sent && sent.hw === hw && sent.logStart === log.logStartOffset) return null;
+      this.sentToFollower.set(replicaId, { hw, logStart: log.logStartOffset });
+      return { topic: this.topic, partition: this.partition, error: 'NONE', highWatermark: hw, logStartOffset: log.logStartOffset, logEndOffset: leo, divergingEpoch: null, batches: NO_BATCHES, currentLeader: null };
+    }
     if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
       const d = divergingEpoch(req.fetchOffset, req.lastFetchedEpoch, (e) => log.endOffsetForEpoch(e));
       if (d) {
@@ -259,7 +274,10 @@ export class Partition {
     void isolationLevel;
     const r = log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
-    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    if (isFollower) {
+      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      this.sentToFollower.set(replicaId, { hw, logStart: log.logStartOffset });
+    }
     return { ...base, error: 'NONE', highWatermark: hw, logStartOffset: log.logStartOffset, logEndOffset: leo, divergingEpoch: null, batches: r.batches, currentLeader: null };
   }
 
@@ -330,7 +348,7 @@ export class Partition {
       topic: this.topic,
       partition: this.partition,
       broker: this.host.brokerId,
-      kind: 'expand',
+      change: 'expand',
       from: [...this.isr],
       to: proposed,
       reason: `broker ${f.brokerId} caught up to offset ${f.logEndOffset}`,
@@ -351,7 +369,7 @@ export class Partition {
       topic: this.topic,
       partition: this.partition,
       broker: this.host.brokerId,
-      kind: 'shrink',
+      change: 'shrink',
       from: [...this.isr],
       to: proposed,
       reason: `not caught up within replica.lag.time.max.ms=${lag}: ${out.join(', ')}`,

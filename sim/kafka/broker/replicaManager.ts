@@ -299,7 +299,9 @@ export class ReplicaManager {
           currentLeader: null,
         };
       } else {
-        r = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, Math.max(0, budget), req.isolationLevel);
+        const got = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, Math.max(0, budget), req.isolationLevel);
+        if (got === null) continue; // nothing new for this follower (an incremental fetch session leaves it out)
+        r = got;
       }
       const b = batchesBytes(r.batches);
       bytes += b;
