@@ -1,0 +1,783 @@
+import type { ScenarioSpec } from '../../../sim/scenario/spec';
+import { byId, el, replace } from '../lib/dom';
+import { clamp, rel } from '../lib/format';
+import type { RunPayload, WorkerRequest } from '../worker/protocol';
+import { LoadedRun } from './loadedRun';
+import { findScenario, LIBRARY, usesAnalogy } from './library';
+import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
+import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
+import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
+import { ChecksView } from '../views/checksView';
+import { ClusterView } from '../views/clusterView';
+import { EventsView } from '../views/eventsView';
+import { Gallery } from '../views/gallery';
+import { GroupsView } from '../views/groupsView';
+import { buildHelp } from '../views/help';
+import { LearnView } from '../views/learnView';
+import { PartitionView } from '../views/partitionView';
+import { SettingsBar } from '../views/settingsBar';
+import { TimelineView } from '../views/timelineView';
+import { Tooltip } from '../views/tooltip';
+import { SPEEDS, Transport } from '../views/transport';
+
+/** A side of the stage: one run's cluster and partition views (two in compare mode). */
+interface Pane {
+  readonly label: 'A' | 'B';
+  readonly root: HTMLElement;
+  readonly title: HTMLElement;
+  readonly cluster: ClusterView;
+  readonly partition: PartitionView;
+}
+
+interface Restore {
+  readonly e?: number | null;
+  /** Scenario-relative cursor time, us. */
+  readonly rel?: number | null;
+  readonly value?: string | null;
+  readonly partition?: string | null;
+}
+
+type Side = UrlState['side'];
+type View = UrlState['view'];
+
+/** Numeric seeds stay numbers (as the CLI reads `--seed 3`); anything else is a string seed. */
+export function parseSeed(text: string): number | string {
+  const t = text.trim();
+  return /^-?\d+$/.test(t) ? Number(t) : t;
+}
+
+/**
+ * The application: one time cursor shared by every view, the runs (A, and B when comparing), the
+ * worker jobs that make them, and the URL that reproduces what is on screen.
+ */
+export class App {
+  private readonly tooltip = new Tooltip(document.body);
+  private readonly panes: Pane[] = [];
+  private readonly panesRoot = byId('panes');
+  private readonly timeline: TimelineView;
+  private readonly checks: ChecksView;
+  private readonly events: EventsView;
+  private readonly learn: LearnView;
+  private readonly groups: GroupsView;
+  private readonly transport: Transport;
+  private readonly settings: SettingsBar;
+  private readonly gallery: Gallery;
+  private readonly status = byId('status');
+
+  private url: UrlState = defaultState();
+  private spec: ScenarioSpec | null = null;
+  private fileName: string | null = null;
+  private runA: LoadedRun | null = null;
+  private runB: LoadedRun | null = null;
+  private cursor = -1;
+  private cursorT = 0;
+  private playing = false;
+  private speed = 1;
+  private lastFrame = 0;
+  private selected: string | null = null;
+  private jobs: Job[] = [];
+  private loads = 0;
+  private renderPending = false;
+  private urlTimer: number | undefined;
+  private readonly cache = new Map<string, RunPayload>();
+
+  constructor() {
+    this.timeline = new TimelineView(byId('timeline'), this.tooltip, { onSeek: (i) => this.seek(i) });
+    this.checks = new ChecksView(byId('side-checks'), {
+      onSelectValue: (v) => this.select(v, true),
+      onSeekRel: (r) => this.seekRel(r),
+    });
+    this.events = new EventsView(byId('side-events'), { onSeek: (i) => this.seek(i) });
+    this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i) });
+    this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
+    this.transport = new Transport(byId('transport'), {
+      onPlay: () => this.togglePlay(),
+      onStep: (dir, notable) => this.step(dir, notable),
+      onSeekRel: (r) => this.seekRel(r),
+      onSpeed: (s) => (this.speed = s),
+    });
+    this.settings = new SettingsBar(byId('settings'), {
+      onChange: (which, sets) => this.changeSets(which, sets),
+      onCompare: (on) => this.setCompare(on),
+      onRunHere: () => this.runHere(),
+    });
+    this.gallery = new Gallery(byId('gallery'), LIBRARY, {
+      onChoose: (id, seed) => this.openScenario(id, seed),
+      onOpenFile: () => byId<HTMLInputElement>('file-input').click(),
+      onClose: () => this.gallery.close(),
+    });
+    buildHelp(byId('help'), () => (byId('help').hidden = true));
+    this.buildTabs();
+    this.ensurePanes(1);
+    this.wireTopbar();
+    this.wireDrop();
+    document.addEventListener('keydown', (e) => this.key(e));
+    window.addEventListener('popstate', () => this.fromUrl());
+    new ResizeObserver(() => this.scheduleRender()).observe(byId('stage'));
+  }
+
+  /** Starts from the URL: a scenario to run, or the gallery. */
+  start(): void {
+    this.fromUrl();
+  }
+
+  private fromUrl(): void {
+    const u = readUrl(location.search);
+    this.url = u;
+    this.setSide(u.side, false);
+    this.setView(u.view, false);
+    const spec = u.scenario ? findScenario(u.scenario) : undefined;
+    if (u.scenario && !spec) {
+      this.showError(`There is no scenario named "${u.scenario}" in this build's library.`);
+      this.gallery.open(u.seed);
+      return;
+    }
+    if (!spec) {
+      this.settings.render(null, [], false, [], null, false);
+      this.gallery.open(u.seed);
+      this.setStatus(true);
+      return;
+    }
+    this.spec = spec;
+    this.fileName = null;
+    void this.runScenario(spec, u.seed, u.sets, u.compare ? u.setsB : null, { e: u.e, rel: u.t === null ? null : u.t * 1000, value: u.value, partition: u.partition });
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  private openScenario(id: string, seed: string): void {
+    const spec = findScenario(id);
+    if (!spec) return;
+    this.gallery.close();
+    this.spec = spec;
+    this.fileName = null;
+    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side };
+    this.setSide(this.url.side, false);
+    void this.runScenario(spec, seed, [], null, {});
+  }
+
+  private changeSets(which: 'A' | 'B', sets: string[]): void {
+    if (!this.spec) return;
+    if (which === 'A') this.url.sets = sets;
+    else this.url.setsB = sets;
+    void this.runScenario(this.spec, this.url.seed, this.url.sets, this.url.compare ? this.url.setsB : null, this.keep());
+  }
+
+  private setCompare(on: boolean): void {
+    if (!this.spec) return;
+    this.url.compare = on;
+    if (on && this.url.setsB.length === 0) {
+      // By default B flips acks: acks=1 beside acks=all.
+      const acks = valueOf(this.url.sets, 'producer.acks') || scenarioValue(this.spec, 'producer.acks');
+      const other = acks === 'all' || acks === '-1' ? '1' : 'all';
+      this.url.setsB = [...this.url.sets.filter((s) => !s.startsWith('producer.acks=')), `producer.acks=${other}`];
+    }
+    void this.runScenario(this.spec, this.url.seed, this.url.sets, on ? this.url.setsB : null, this.keep());
+  }
+
+  private runHere(): void {
+    const id = this.runA?.payload.header.scenario;
+    const spec = id ? findScenario(id) : undefined;
+    if (!spec || !this.runA) return;
+    this.spec = spec;
+    this.fileName = null;
+    this.url = { ...this.url, scenario: spec.id, seed: String(this.runA.payload.header.seed), sets: [], compare: false, setsB: [] };
+    void this.runScenario(spec, this.url.seed, [], null, this.keep());
+  }
+
+  /** What to keep on screen across a rerun: the moment and the chosen record. */
+  private keep(): Restore {
+    const a = this.runA;
+    return { rel: a ? this.cursorT - a.model.t0 : null, value: this.selected, partition: this.panes[0]?.partition.partitionKey ?? null };
+  }
+
+  private cancelJobs(): void {
+    for (const j of this.jobs) j.cancel();
+    this.jobs = [];
+  }
+
+  private async runScenario(spec: ScenarioSpec, seedText: string, sets: readonly string[], setsB: readonly string[] | null, restore: Restore): Promise<void> {
+    this.cancelJobs();
+    this.pause();
+    const seed = seedText.trim() === '' ? (spec.seed ?? 1) : parseSeed(seedText);
+    this.url.seed = String(seed);
+    byId<HTMLInputElement>('seed').value = String(seed);
+    this.setStatus(false);
+    const want: { label: string; sets: readonly string[] }[] = [{ label: 'A', sets }];
+    if (setsB) want.push({ label: 'B', sets: setsB });
+    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}`));
+    try {
+      const payloads = await Promise.all(
+        want.map((w, k) => {
+          const key = JSON.stringify([spec.id, seed, w.sets]);
+          const hit = this.cache.get(key);
+          if (hit) {
+            bars[k]?.(1, hit.events.length, 'done');
+            return Promise.resolve(hit);
+          }
+          const job = startJob({ kind: 'run', spec, sets: [...w.sets], seed }, (p: Progress) => bars[k]?.(p.fraction, p.events, p.phase));
+          this.jobs.push(job);
+          return job.promise.then((payload) => {
+            this.cache.set(key, payload);
+            if (this.cache.size > 6) this.cache.delete(this.cache.keys().next().value as string);
+            return payload;
+          });
+        }),
+      );
+      this.jobs = [];
+      this.hideProgress();
+      this.install(payloads[0]!, payloads[1] ?? null, restore);
+    } catch (e) {
+      if (e instanceof JobCancelled) return;
+      this.hideProgress();
+      this.showError(`Could not run ${spec.id}: ${(e as Error).message}`);
+      this.setStatus(true);
+    }
+  }
+
+  private async loadFile(file: File): Promise<void> {
+    this.cancelJobs();
+    this.pause();
+    this.setStatus(false);
+    const bars = this.showProgress(`opening ${file.name}`, ['reading']);
+    try {
+      const text = await file.text();
+      const req: WorkerRequest = { kind: 'parse', text, name: file.name };
+      const job = startJob(req, (p) => bars[0]?.(p.fraction, p.events, p.phase));
+      this.jobs = [job];
+      const payload = await job.promise;
+      this.jobs = [];
+      this.hideProgress();
+      this.spec = null;
+      this.fileName = file.name;
+      this.url = { ...defaultState(), side: this.url.side, view: this.url.view };
+      this.install(payload, null, {});
+    } catch (e) {
+      if (e instanceof JobCancelled) return;
+      this.hideProgress();
+      this.showError(`Could not open ${file.name}: ${(e as Error).message}`);
+      this.setStatus(true);
+    }
+  }
+
+  private install(a: RunPayload, b: RunPayload | null, restore: Restore): void {
+    this.hideError();
+    this.runA = new LoadedRun(a, 'A');
+    this.runB = b ? new LoadedRun(b, 'B') : null;
+    this.loads++;
+    const m = this.runA.model;
+    this.ensurePanes(this.runB ? 2 : 1);
+    this.panesRoot.classList.remove('empty');
+    const partition = restore.partition ?? this.url.partition;
+    this.panes.forEach((p, k) => {
+      const run = k === 0 ? this.runA : this.runB;
+      p.cluster.setRun(run);
+      p.partition.setRun(run, partition);
+      this.paneTitle(p, run);
+    });
+    this.timeline.setRun(this.runA);
+    this.transport.setRun(this.runA);
+    this.checks.setRuns(this.runA, this.runB);
+    this.events.setRun(this.runA);
+    this.learn.setRun(this.runA);
+    this.groups.setRun(this.runA);
+    this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
+    this.renderTitle();
+
+    // The moment to show: the link's, else the start of a guided scenario, else the end of the run.
+    let i: number;
+    if (restore.e !== undefined && restore.e !== null && restore.e < m.n) i = restore.e;
+    else if (restore.rel !== undefined && restore.rel !== null) i = m.indexAtTime(m.t0 + restore.rel);
+    else if (m.captions.length > 0) i = m.indexAtTime(m.t0);
+    else i = m.n - 1;
+    this.cursor = clamp(i, -1, m.n - 1);
+    this.cursorT = restore.e === undefined || restore.e === null ? (restore.rel !== undefined && restore.rel !== null ? m.t0 + restore.rel : this.timeOf(this.cursor)) : this.timeOf(this.cursor);
+    this.selected = null;
+    const value = restore.value ?? null;
+    if (value && m.values.has(value)) this.select(value, false);
+    else this.checks.setSelected(null);
+    document.title = `kafkasim — ${a.name}`;
+    this.scheduleRender();
+    this.writeUrlSoon();
+    this.setStatus(true);
+  }
+
+  // ---------------------------------------------------------------- cursor
+
+  private timeOf(i: number): number {
+    const m = this.runA?.model;
+    if (!m) return 0;
+    return i >= 0 ? m.t[i]! : m.tFirst;
+  }
+
+  seek(i: number): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    this.cursor = clamp(i, -1, m.n - 1);
+    this.cursorT = this.timeOf(this.cursor);
+    this.scheduleRender();
+    this.writeUrlSoon();
+  }
+
+  seekRel(relUs: number): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    this.cursorT = clamp(m.t0 + relUs, m.tFirst, m.tLast);
+    this.cursor = m.indexAtTime(this.cursorT);
+    this.scheduleRender();
+    this.writeUrlSoon();
+  }
+
+  private step(dir: 1 | -1, notable: boolean): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    this.pause();
+    if (notable) {
+      // A notable moment is the instant: land after every event at that time (a fault and its caption).
+      const now = this.cursor >= 0 ? m.t[this.cursor]! : -Infinity;
+      let j = m.nextNotable(this.cursor, dir);
+      while (j >= 0 && m.t[j]! === now) j = m.nextNotable(j, dir);
+      if (j >= 0) this.seek(m.indexAtTime(m.t[j]!));
+    } else this.seek(this.cursor + dir);
+  }
+
+  private togglePlay(): void {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  private play(): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    if (this.cursor >= m.n - 1) this.seek(m.indexAtTime(m.t0));
+    this.playing = true;
+    this.lastFrame = performance.now();
+    const tick = (now: number) => {
+      if (!this.playing || !this.runA) return;
+      const dt = Math.min(100, now - this.lastFrame);
+      this.lastFrame = now;
+      const mm = this.runA.model;
+      this.cursorT = Math.min(mm.tLast, this.cursorT + dt * 1000 * this.speed);
+      this.cursor = mm.indexAtTime(this.cursorT);
+      if (this.cursorT >= mm.tLast) this.playing = false;
+      this.render();
+      this.writeUrlSoon();
+      if (this.playing) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    this.scheduleRender();
+  }
+
+  private pause(): void {
+    if (!this.playing) return;
+    this.playing = false;
+    this.scheduleRender();
+  }
+
+  /** Chooses a record: every view highlights it; the cursor goes to its acknowledgement. */
+  select(value: string | null, jump: boolean): void {
+    this.selected = value;
+    this.checks.setSelected(value);
+    const a = this.runA;
+    if (value && a) {
+      const info = a.model.values.get(value);
+      if (info && info.offset >= 0) {
+        for (const p of this.panes) {
+          p.partition.setPartition(`${info.topic}-${info.partition}`);
+          p.partition.focusOffset(info.offset);
+        }
+        if (jump) {
+          const i = info.ackI >= 0 ? info.ackI : info.appendI;
+          if (i >= 0) this.seek(i);
+        }
+      }
+    }
+    this.scheduleRender();
+    this.writeUrlSoon();
+  }
+
+  private scheduleRender(): void {
+    if (this.renderPending) return;
+    this.renderPending = true;
+    requestAnimationFrame(() => {
+      this.renderPending = false;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const a = this.runA;
+    if (!a) return;
+    const m = a.model;
+    const now = this.cursorT;
+    const state = a.replay.at(this.cursor);
+    const pa = this.panes[0]!;
+    pa.cluster.render(state, now, this.selected, pa.partition.partitionKey);
+    pa.partition.render(state, now, this.selected);
+    const b = this.runB;
+    const pb = this.panes[1];
+    if (b && pb) {
+      const nowB = b.model.t0 + (now - m.t0);
+      const stateB = b.replay.at(b.model.indexAtTime(nowB));
+      if (pb.partition.partitionKey !== pa.partition.partitionKey) pb.partition.setPartition(pa.partition.partitionKey);
+      pb.cluster.render(stateB, nowB, this.selected, pb.partition.partitionKey);
+      pb.partition.render(stateB, nowB, this.selected);
+    }
+    this.timeline.render(this.cursor, this.selected);
+    this.transport.render(this.cursor, now, this.playing);
+    if (this.url.side === 'events') this.events.render(this.cursor);
+    if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
+    this.renderCaption(state.caption, now);
+    this.status.dataset['cursor'] = String(this.cursor);
+  }
+
+  private renderCaption(caption: { t: number; text: string } | null, now: number): void {
+    const bar = byId('caption-bar');
+    const m = this.runA?.model;
+    if (!m || m.captions.length === 0) {
+      bar.hidden = true;
+      return;
+    }
+    bar.hidden = false;
+    if (!caption) {
+      replace(bar, el('span', { class: 'cap-time' }, 'Guided scenario'), 'Press Space to play, or Shift+→ to step through its moments. The story appears here.');
+      bar.classList.remove('old');
+      return;
+    }
+    replace(bar, el('span', { class: 'cap-time' }, rel(caption.t, m.t0)), caption.text);
+    bar.classList.toggle('old', now - caption.t > 15_000_000);
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  private ensurePanes(n: number): void {
+    while (this.panes.length > n) this.panes.pop()!.root.remove();
+    while (this.panes.length < n) {
+      const label = this.panes.length === 0 ? 'A' : 'B';
+      const title = el('div', { class: 'pane-title' });
+      const clusterRoot = el('div', { class: 'cluster', 'data-testid': `cluster-${label}` });
+      const pvRoot = el('div', { class: 'pv', id: `pv-${label}`, 'data-testid': `partition-${label}` });
+      const root = el('section', { class: 'pane', 'data-pane': label }, title, clusterRoot, pvRoot);
+      this.panesRoot.appendChild(root);
+      const partition = new PartitionView(pvRoot, this.tooltip, {
+        onSelectValue: (v) => this.select(v, false),
+        onSelectPartition: (key) => {
+          for (const p of this.panes) p.partition.setPartition(key);
+          this.url.partition = key;
+          this.scheduleRender();
+          this.writeUrlSoon();
+        },
+      });
+      this.panes.push({ label, root, title, cluster: new ClusterView(clusterRoot), partition });
+    }
+    this.panesRoot.classList.toggle('compare', n > 1);
+    this.panesRoot.classList.toggle('empty', this.runA === null);
+  }
+
+  private paneTitle(p: Pane, run: LoadedRun | null): void {
+    if (!run) {
+      replace(p.title);
+      return;
+    }
+    const lost = run.payload.checks['lost-write']?.count ?? 0;
+    const acked = run.payload.checks['acked']?.count ?? 0;
+    const compare = this.runB !== null;
+    replace(
+      p.title,
+      el(
+        'div',
+        { class: 'pane-line' },
+        compare ? el('span', { class: 'label' }, p.label) : null,
+        el('span', { class: 'sets', 'data-testid': `settings-${p.label}` }, effectiveSettings(run.model.spec)),
+        el('span', { class: `verdict ${lost > 0 ? 'bad' : 'good'}`, 'data-testid': `verdict-${p.label}` }, lost > 0 ? `${lost} acknowledged write${lost === 1 ? '' : 's'} lost` : `no acknowledged write lost (${acked} acked)`),
+      ),
+      compare || run.payload.sets.length > 0
+        ? el(
+            'div',
+            { class: 'pane-line dim' },
+            run.payload.sets.length > 0 ? `changed: ${describeSets(run.payload.sets)}` : 'as the scenario says',
+            compare ? el('span', { class: 'hash', 'data-testid': `hash-${p.label}` }, `hash ${run.payload.hash}`) : null,
+          )
+        : null,
+    );
+  }
+
+  private renderTitle(): void {
+    const a = this.runA;
+    const t = byId('run-title');
+    if (!a) {
+      replace(t);
+      return;
+    }
+    const spec = a.model.spec;
+    const sub = a.payload.source === 'file' ? `${a.payload.name} · scenario ${a.payload.header.scenario} · seed ${String(a.payload.header.seed)}` : `${a.payload.name} · seed ${String(a.payload.header.seed)} · ${describeSets(a.payload.sets)}`;
+    replace(t, spec?.title ?? a.payload.header.scenario, el('span', { class: 'sub' }, `${sub} · ${a.model.n} events · ${a.payload.elapsedMs} ms`));
+    t.title = spec?.summary ?? '';
+    byId('hash').textContent = `hash ${a.payload.hash}`;
+  }
+
+  private buildTabs(): void {
+    const stage = byId('stage-tabs');
+    const side = byId('side-tabs');
+    const tab = (label: string, title: string, f: () => void, testid: string) => {
+      const b = el('button', { title, 'data-testid': testid }, label);
+      b.addEventListener('click', f);
+      return b;
+    };
+    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'));
+    side.append(
+      tab('Checks', 'What the checkers found (3)', () => this.setSide('checks', true), 'tab-checks'),
+      tab('Events', 'The events around the cursor (4)', () => this.setSide('events', true), 'tab-events'),
+      tab('Learn', 'The lesson, its moments, and the glossary (5)', () => this.setSide('learn', true), 'tab-learn'),
+    );
+  }
+
+  private setView(v: View, user: boolean): void {
+    this.url.view = v;
+    byId('panes').hidden = v !== 'replicas';
+    byId('groups-pane').hidden = v !== 'groups';
+    byId('stage-tabs')
+      .querySelectorAll('button')
+      .forEach((b, k) => b.classList.toggle('active', (k === 0) === (v === 'replicas')));
+    if (user) {
+      this.scheduleRender();
+      this.writeUrlSoon();
+    }
+  }
+
+  private setSide(s: Side, user: boolean): void {
+    this.url.side = s;
+    const ids: Side[] = ['checks', 'events', 'learn'];
+    ids.forEach((id, k) => {
+      byId(`side-${id}`).hidden = id !== s;
+      byId('side-tabs').querySelectorAll('button')[k]?.classList.toggle('active', id === s);
+    });
+    if (user) {
+      this.scheduleRender();
+      this.writeUrlSoon();
+    }
+  }
+
+  private wireTopbar(): void {
+    byId('open-gallery').addEventListener('click', () => this.gallery.open(this.url.seed));
+    byId('rerun').addEventListener('click', () => {
+      const seed = byId<HTMLInputElement>('seed').value;
+      if (this.spec) {
+        this.url.seed = seed;
+        void this.runScenario(this.spec, seed, this.url.sets, this.url.compare ? this.url.setsB : null, this.keep());
+      } else this.gallery.open(seed);
+    });
+    byId<HTMLInputElement>('seed').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') byId('rerun').click();
+    });
+    const input = byId<HTMLInputElement>('file-input');
+    input.addEventListener('change', () => {
+      const f = input.files?.[0];
+      if (f) {
+        this.gallery.close();
+        void this.loadFile(f);
+      }
+      input.value = '';
+    });
+    byId('help-btn').addEventListener('click', () => (byId('help').hidden = false));
+    byId('download').addEventListener('click', () => this.download());
+  }
+
+  private wireDrop(): void {
+    const hint = byId('drop-hint');
+    let depth = 0;
+    window.addEventListener('dragenter', (e) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      depth++;
+      hint.hidden = false;
+    });
+    window.addEventListener('dragleave', () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) hint.hidden = true;
+    });
+    window.addEventListener('dragover', (e) => e.preventDefault());
+    window.addEventListener('drop', (e) => {
+      e.preventDefault();
+      depth = 0;
+      hint.hidden = true;
+      const f = e.dataTransfer?.files[0];
+      if (f) {
+        this.gallery.close();
+        void this.loadFile(f);
+      }
+    });
+  }
+
+  private download(): void {
+    const a = this.runA;
+    if (!a) return;
+    const lines = [JSON.stringify(a.payload.header), ...a.payload.events.map((e) => JSON.stringify(e))];
+    const blob = new Blob([lines.join('\n') + '\n'], { type: 'application/x-ndjson' });
+    const link = el('a', { href: URL.createObjectURL(blob), download: `${a.payload.header.scenario}-seed${String(a.payload.header.seed)}.jsonl` });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }
+
+  // ---------------------------------------------------------------- keyboard
+
+  private key(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') && (target as HTMLInputElement).type !== 'range';
+    if (e.key === 'Escape') {
+      if (!byId('help').hidden) byId('help').hidden = true;
+      else if (this.gallery.isOpen && this.runA) this.gallery.close();
+      else if (this.selected) this.select(null, false);
+      return;
+    }
+    if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+    // A focused button takes Space and Enter itself.
+    if (target?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+    const handled = (f: () => void) => {
+      e.preventDefault();
+      f();
+    };
+    switch (e.key) {
+      case ' ':
+        return handled(() => this.togglePlay());
+      case 'ArrowRight':
+        return handled(() => this.step(1, e.shiftKey));
+      case 'ArrowLeft':
+        return handled(() => this.step(-1, e.shiftKey));
+      case 'Home':
+        return handled(() => this.seek(-1));
+      case 'End':
+        return handled(() => this.seek(this.runA ? this.runA.model.n - 1 : 0));
+      case '0':
+        return handled(() => this.seekRel(0));
+      case ']':
+      case '+':
+        return handled(() => this.changeSpeed(1));
+      case '[':
+      case '-':
+        return handled(() => this.changeSpeed(-1));
+      case 'l':
+        return handled(() => this.nextLost());
+      case 'z':
+        return handled(() => this.timeline.zoomAtCursor(4));
+      case 'Z':
+        return handled(() => this.timeline.zoomAtCursor(0.25));
+      case 'w':
+        return handled(() => this.timeline.zoomTo(this.runA?.model.tFirst ?? 0, this.runA?.model.tLast ?? 1));
+      case 'f':
+        return handled(() => this.panes.forEach((p) => p.partition.follow()));
+      case '1':
+        return handled(() => this.setView('replicas', true));
+      case '2':
+        return handled(() => this.setView('groups', true));
+      case '3':
+        return handled(() => this.setSide('checks', true));
+      case '4':
+        return handled(() => this.setSide('events', true));
+      case '5':
+        return handled(() => this.setSide('learn', true));
+      case 'c':
+        return handled(() => this.setCompare(!this.url.compare));
+      case 'g':
+        return handled(() => this.gallery.open(this.url.seed));
+      case 'o':
+        return handled(() => byId<HTMLInputElement>('file-input').click());
+      case '?':
+        return handled(() => (byId('help').hidden = !byId('help').hidden));
+    }
+  }
+
+  private changeSpeed(dir: 1 | -1): void {
+    const k = SPEEDS.indexOf(this.speed);
+    this.speed = SPEEDS[clamp((k < 0 ? 4 : k) + dir, 0, SPEEDS.length - 1)]!;
+    this.transport.setSpeed(this.speed);
+  }
+
+  private nextLost(): void {
+    const values = this.runA?.payload.checks['lost-write']?.values ?? [];
+    if (values.length === 0) return;
+    const k = this.selected ? values.indexOf(this.selected) : -1;
+    this.setSide('checks', true);
+    this.select(values[(k + 1) % values.length]!, true);
+  }
+
+  // ---------------------------------------------------------------- chrome
+
+  private writeUrlSoon(): void {
+    if (this.urlTimer !== undefined) return;
+    this.urlTimer = window.setTimeout(() => {
+      this.urlTimer = undefined;
+      this.writeUrlNow();
+    }, 150);
+  }
+
+  private writeUrlNow(): void {
+    const a = this.runA;
+    if (!a) return;
+    const u = this.url;
+    const fromFile = a.payload.source === 'file';
+    const state: UrlState = {
+      ...u,
+      scenario: fromFile ? null : u.scenario,
+      t: Math.round((this.cursorT - a.model.t0) / 10) / 100,
+      e: this.cursor,
+      value: this.selected,
+      partition: this.panes[0]?.partition.partitionKey ?? null,
+    };
+    const search = writeUrl(state);
+    if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}`);
+    this.status.dataset['url'] = search;
+  }
+
+  private showProgress(title: string, rows: readonly string[]): ((fraction: number, events: number, phase: string) => void)[] {
+    const root = byId('progress');
+    const updaters: ((fraction: number, events: number, phase: string) => void)[] = [];
+    const cancel = el('button', {}, 'Cancel');
+    cancel.addEventListener('click', () => {
+      this.cancelJobs();
+      this.hideProgress();
+      this.setStatus(true);
+    });
+    const items = rows.map((r) => {
+      const fill = el('div');
+      const text = el('div', { class: 'dim' }, 'starting…');
+      updaters.push((fraction, events, phase) => {
+        fill.style.width = `${Math.round(fraction * 100)}%`;
+        text.textContent = `${phase} · ${events.toLocaleString('en')} events`;
+      });
+      return el('div', {}, el('div', {}, r), el('div', { class: 'bar' }, fill), text);
+    });
+    replace(root, el('div', { class: 'progress-box', 'data-testid': 'progress' }, el('b', {}, `Running ${title}`), ...items, el('div', { style: 'text-align:right' }, cancel)));
+    // A short run needs no dialog: show it only if the run takes a moment.
+    const timer = window.setTimeout(() => (root.hidden = false), 150);
+    root.dataset['timer'] = String(timer);
+    return updaters;
+  }
+
+  private hideProgress(): void {
+    const root = byId('progress');
+    window.clearTimeout(Number(root.dataset['timer']));
+    root.hidden = true;
+  }
+
+  private showError(message: string): void {
+    const bar = byId('error-bar');
+    bar.textContent = message;
+    bar.hidden = false;
+  }
+
+  private hideError(): void {
+    byId('error-bar').hidden = true;
+  }
+
+  private setStatus(ready: boolean): void {
+    const s = this.status;
+    s.dataset['ready'] = String(ready);
+    s.dataset['loads'] = String(this.loads);
+    s.dataset['hash'] = this.runA?.payload.hash ?? '';
+    s.dataset['hashB'] = this.runB?.payload.hash ?? '';
+    s.dataset['events'] = String(this.runA?.model.n ?? 0);
+    s.dataset['loadMs'] = String(this.runA?.loadMs ?? 0);
+  }
+}

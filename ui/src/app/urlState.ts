@@ -1,0 +1,65 @@
+/** Everything a link must carry to reproduce a view. */
+export interface UrlState {
+  scenario: string | null;
+  seed: string;
+  sets: string[];
+  compare: boolean;
+  setsB: string[];
+  /** Scenario-relative time of the cursor, in ms. */
+  t: number | null;
+  /** The cursor's event index (exact; wins over t when valid). */
+  e: number | null;
+  view: 'replicas' | 'groups';
+  side: 'checks' | 'events' | 'learn';
+  value: string | null;
+  partition: string | null;
+}
+
+export function defaultState(): UrlState {
+  return { scenario: null, seed: '', sets: [], compare: false, setsB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
+}
+
+function numberOrNull(v: string | null): number | null {
+  if (v === null || v.trim() === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function readUrl(search: string): UrlState {
+  const q = new URLSearchParams(search);
+  const s = defaultState();
+  s.scenario = q.get('s');
+  s.seed = q.get('seed') ?? '';
+  s.sets = q.getAll('set');
+  s.compare = q.get('compare') === '1';
+  s.setsB = q.getAll('b');
+  s.t = numberOrNull(q.get('t'));
+  const e = numberOrNull(q.get('e'));
+  s.e = e !== null && Number.isInteger(e) && e >= -1 ? e : null;
+  const view = q.get('view');
+  if (view === 'groups') s.view = 'groups';
+  const side = q.get('side');
+  if (side === 'events' || side === 'learn') s.side = side;
+  s.value = q.get('v');
+  s.partition = q.get('p');
+  return s;
+}
+
+export function writeUrl(s: UrlState): string {
+  const q = new URLSearchParams();
+  if (s.scenario) q.set('s', s.scenario);
+  if (s.seed) q.set('seed', s.seed);
+  for (const x of s.sets) q.append('set', x);
+  if (s.compare) {
+    q.set('compare', '1');
+    for (const x of s.setsB) q.append('b', x);
+  }
+  if (s.t !== null) q.set('t', String(Math.round(s.t * 1000) / 1000));
+  if (s.e !== null) q.set('e', String(s.e));
+  if (s.view !== 'replicas') q.set('view', s.view);
+  if (s.side !== 'checks') q.set('side', s.side);
+  if (s.value) q.set('v', s.value);
+  if (s.partition) q.set('p', s.partition);
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,521 @@
+import * as d3 from 'd3';
+import { el, replace } from '../lib/dom';
+import { epochColor, HIGHLIGHT, LOST, STATE_COLORS } from '../lib/colors';
+import { rel, clamp } from '../lib/format';
+import type { LoadedRun } from '../app/loadedRun';
+import type { ClusterState, PartitionState, ReplicaState } from '../model/clusterState';
+import { flushedAt } from '../model/clusterState';
+import { chainToArray, durableEnd, findBatch, type BatchNode, type Removal } from '../model/replicaLog';
+import type { Tooltip } from './tooltip';
+
+export interface PartitionViewHandlers {
+  onSelectValue(value: string | null): void;
+  onSelectPartition(key: string): void;
+}
+
+interface RowModel {
+  readonly r: ReplicaState;
+  readonly batches: BatchNode[];
+  readonly durable: number;
+  readonly hostStatus: string;
+  readonly inIsr: boolean;
+  readonly inElr: boolean;
+  readonly removals: Removal[];
+}
+
+interface Cell {
+  readonly key: string;
+  readonly row: number;
+  readonly offset: number;
+  readonly epoch: number;
+  readonly value: string | null | undefined;
+  readonly durable: boolean;
+  readonly acked: boolean;
+  readonly lost: boolean;
+  readonly selected: boolean;
+  readonly ghost: Removal | null;
+  readonly appendT: number;
+}
+
+const LABEL_W = 178;
+const CELL_W = 22;
+const CELL_H = 22;
+const GHOST_H = 8;
+const ROW_H = CELL_H + GHOST_H + 10;
+const OVERVIEW_ROW = 9;
+
+/**
+ * One partition, replica by replica, as offset cells: colour = leader epoch the record was written in,
+ * solid = on disk, pale = only in page cache, a ring = acknowledged to the producer; the high watermark
+ * and each log end offset are marked; records a truncation removed sit in a red strip under the row.
+ * An overview above shows every replica's whole log; drag in it to move the window of cells.
+ */
+export class PartitionView {
+  private run: LoadedRun | null = null;
+  private key = '';
+  /** First offset of the window, or null to follow the log's tail. */
+  private windowStart: number | null = null;
+  private readonly header: HTMLDivElement;
+  private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
+  private readonly select: HTMLSelectElement;
+  private readonly stats: HTMLSpanElement;
+  private readonly followBtn: HTMLButtonElement;
+  private maxOffset = new Map<string, number>();
+  private chainCache = new WeakMap<BatchNode, BatchNode[]>();
+  private last: { state: ClusterState; now: number; selected: string | null } | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly tooltip: Tooltip,
+    private readonly handlers: PartitionViewHandlers,
+  ) {
+    this.select = el('select', { 'aria-label': 'partition', 'data-testid': 'partition-select' });
+    this.select.addEventListener('change', () => this.handlers.onSelectPartition(this.select.value));
+    this.stats = el('span', { class: 'pv-stats', 'data-testid': 'partition-stats' });
+    this.followBtn = el('button', { class: 'small', title: 'Follow the end of the log (f)' }, 'follow tail');
+    this.followBtn.addEventListener('click', () => this.follow());
+    this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.followBtn);
+    root.appendChild(this.header);
+    this.svg = d3.select(root).append('svg').attr('class', 'pv-svg').attr('data-testid', 'partition-svg');
+    const defs = this.svg.append('defs');
+    const pat = defs.append('pattern').attr('id', `hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 4).attr('height', 4).attr('patternTransform', 'rotate(45)');
+    pat.append('rect').attr('width', 4).attr('height', 4).attr('fill', 'white').attr('fill-opacity', 0.55);
+    pat.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 4).attr('stroke', '#777').attr('stroke-width', 1.2);
+    const legend = el(
+      'div',
+      { class: 'legend' },
+      el('span', { class: 'lg solid' }, 'on disk'),
+      el('span', { class: 'lg pale' }, 'page cache only'),
+      el('span', { class: 'lg acked' }, 'acknowledged'),
+      el('span', { class: 'lg lost' }, 'acknowledged, later lost'),
+      el('span', { class: 'lg ghost' }, 'removed by truncation'),
+      el('span', { class: 'lg hw' }, 'high watermark'),
+      el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
+    );
+    root.appendChild(legend);
+  }
+
+  setRun(run: LoadedRun | null, partitionKey: string | null): void {
+    this.run = run;
+    this.maxOffset.clear();
+    this.windowStart = null;
+    const parts = run?.model.partitions ?? [];
+    this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
+    replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
+    this.select.hidden = parts.length <= 1;
+  }
+
+  get partitionKey(): string {
+    return this.key;
+  }
+
+  setPartition(key: string): void {
+    if (key === this.key) return;
+    this.key = key;
+    this.select.value = key;
+    this.windowStart = null;
+    this.rerender();
+  }
+
+  follow(): void {
+    this.windowStart = null;
+    this.rerender();
+  }
+
+  /** Shows the window around an offset (a chosen record). */
+  focusOffset(offset: number): void {
+    const cells = this.cellCount();
+    this.windowStart = Math.max(0, offset - Math.floor(cells / 2));
+    this.rerender();
+  }
+
+  private rerender(): void {
+    if (this.last) this.render(this.last.state, this.last.now, this.last.selected);
+  }
+
+  private cellCount(): number {
+    const w = this.root.clientWidth || 800;
+    return Math.max(8, Math.floor((w - LABEL_W - 24) / CELL_W));
+  }
+
+  private batchesOf(r: ReplicaState): BatchNode[] {
+    if (!r.tip) return [];
+    let a = this.chainCache.get(r.tip);
+    if (!a) {
+      a = chainToArray(r.tip);
+      this.chainCache.set(r.tip, a);
+    }
+    return a;
+  }
+
+  private maxOffsetOf(key: string): number {
+    let m = this.maxOffset.get(key);
+    if (m === undefined) {
+      m = 1;
+      const events = this.run?.model.events ?? [];
+      for (const e of events) {
+        if ((e.kind === 'replica.append' || e.kind === 'final.partition') && `${String(e['topic'])}-${String(e['partition'])}` === key) {
+          const end = e.kind === 'replica.append' ? (e['last'] as number) + 1 : (e['logEndOffset'] as number);
+          if (typeof end === 'number' && end > m) m = end;
+        }
+      }
+      this.maxOffset.set(key, m);
+    }
+    return m;
+  }
+
+  render(state: ClusterState, now: number, selected: string | null): void {
+    this.last = { state, now, selected };
+    const run = this.run;
+    const p = run ? state.partitions.get(this.key) : undefined;
+    if (!run || !p) {
+      this.stats.textContent = run ? 'This run has no partitions.' : '';
+      this.svg.selectAll('*:not(defs):not(defs *)').remove();
+      return;
+    }
+    const model = run.model;
+    const rows = this.rowModels(run, state, p, now);
+    const width = Math.max(400, this.root.clientWidth - 8);
+    const cells = this.cellCount();
+    const maxLeo = Math.max(0, ...rows.map((r) => r.r.leo));
+    const minStart = Math.min(...rows.map((r) => r.r.logStart));
+    // Following: the tail, or, when the leader runs far ahead of the high watermark, the place where
+    // the copies stop agreeing.
+    const start = this.windowStart ?? Math.max(minStart, Math.min(p.hw - 6, maxLeo + 3 - cells));
+    const end = start + cells;
+    this.followBtn.disabled = this.windowStart === null;
+    const selInfo = selected ? model.values.get(selected) : undefined;
+
+    // Header text.
+    const leaderRow = rows.find((r) => r.r.broker === p.leader);
+    const elect = p.lastElection ? ` · elected at ${rel(p.lastElection.t, model.t0)} from ${p.lastElection.source}` : '';
+    const created = p.leaderEpoch >= 0 || rows.some((r) => r.r.role !== 'none' || r.r.leo > 0);
+    if (!created) {
+      this.stats.replaceChildren(el('b', {}, this.key), ' · not created yet at this moment', el('span', { 'data-testid': 'hw', 'data-hw': '0', hidden: true }, 'HW 0'));
+    } else this.stats.replaceChildren(
+      el('b', {}, this.key),
+      ` · leader ${p.leader >= 0 ? `broker ${p.leader}` : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
+      el('span', { 'data-testid': 'hw', 'data-hw': String(p.hw) }, `HW ${p.hw}`),
+      ` · LEO ${leaderRow ? leaderRow.r.leo : '-'}${elect}`,
+    );
+
+    const ovTop = 18;
+    const ovH = rows.length * OVERVIEW_ROW + 14;
+    const detTop = ovTop + ovH + 26;
+    const height = detTop + rows.length * ROW_H + 6;
+    this.svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+
+    // ---- overview ----
+    const total = Math.max(this.maxOffsetOf(this.key), maxLeo + 1);
+    const ox = d3.scaleLinear().domain([0, total]).range([LABEL_W, width - 12]);
+    const ov = this.group('overview');
+    ov.selectAll('*').remove();
+    ov.append('text').attr('class', 'pv-caption').attr('x', 4).attr('y', ovTop - 6).text(`whole log (0..${total}) — drag to move the window`);
+    const bars: { y: number; x0: number; x1: number; fill: string; pale: boolean; title: string }[] = [];
+    rows.forEach((row, ri) => {
+      const y = ovTop + ri * OVERVIEW_ROW;
+      ov.append('text').attr('class', 'pv-ovlabel').attr('x', LABEL_W - 6).attr('y', y + 7).attr('text-anchor', 'end').text(`broker ${row.r.broker}`);
+      let runStart = -1;
+      let runEpoch = -2;
+      let runEnd = -1;
+      const flushRun = () => {
+        if (runStart < 0) return;
+        bars.push({ y, x0: runStart, x1: runEnd, fill: epochColor(runEpoch), pale: false, title: `epoch ${runEpoch}: offsets ${runStart}..${runEnd - 1}` });
+      };
+      for (const b of row.batches) {
+        const s = Math.max(b.base, row.r.logStart);
+        if (b.last < s) continue;
+        if (b.epoch === runEpoch && s === runEnd) runEnd = b.last + 1;
+        else {
+          flushRun();
+          runStart = s;
+          runEnd = b.last + 1;
+          runEpoch = b.epoch;
+        }
+      }
+      flushRun();
+      if (row.durable < row.r.leo) bars.push({ y, x0: Math.max(row.durable, row.r.logStart), x1: row.r.leo, fill: `url(#hatch-${this.root.id})`, pale: true, title: `offsets ${row.durable}..${row.r.leo - 1} only in page cache` });
+    });
+    ov.selectAll('rect.ovbar')
+      .data(bars)
+      .join('rect')
+      .attr('class', 'ovbar')
+      .attr('x', (d) => ox(d.x0))
+      .attr('y', (d) => d.y)
+      .attr('width', (d) => Math.max(1, ox(d.x1) - ox(d.x0)))
+      .attr('height', OVERVIEW_ROW - 2)
+      .attr('fill', (d) => d.fill)
+      .append('title')
+      .text((d) => d.title);
+    const lostHere = model.lostByPartition.get(this.key) ?? [];
+    const lostY = ovTop + rows.length * OVERVIEW_ROW + 1;
+    if (lostHere.length > 0) {
+      ov.append('text').attr('class', 'pv-ovlabel lost').attr('x', LABEL_W - 6).attr('y', lostY + 8).attr('text-anchor', 'end').text(`${lostHere.length} lost`);
+      const xs = [...new Set(lostHere.map((l) => Math.round(ox(l.offset))))];
+      ov.append('path')
+        .attr('class', 'pv-lost-ticks')
+        .attr('d', xs.map((x) => `M${x},${lostY}v8`).join(''))
+        .attr('stroke', LOST);
+    }
+    ov.append('line').attr('class', 'pv-hwline').attr('x1', ox(p.hw)).attr('x2', ox(p.hw)).attr('y1', ovTop - 3).attr('y2', ovTop + rows.length * OVERVIEW_ROW);
+    if (selInfo && selInfo.offset >= 0 && `${selInfo.topic}-${selInfo.partition}` === this.key) {
+      ov.append('path').attr('class', 'pv-sel-mark').attr('d', `M${ox(selInfo.offset)},${ovTop - 2}l-4,-6h8z`).attr('fill', HIGHLIGHT);
+    }
+    const win = ov
+      .append('rect')
+      .attr('class', 'pv-window')
+      .attr('x', ox(start))
+      .attr('y', ovTop - 3)
+      .attr('width', Math.max(3, ox(end) - ox(start)))
+      .attr('height', rows.length * OVERVIEW_ROW + 4);
+    const drag = (event: { x: number }) => {
+      const center = ox.invert(event.x);
+      this.windowStart = Math.round(clamp(center - cells / 2, 0, Math.max(0, total - cells + 3)));
+      this.rerender();
+    };
+    const hit = ov
+      .insert('rect', ':first-child')
+      .attr('class', 'pv-ovhit')
+      .attr('x', LABEL_W)
+      .attr('y', ovTop - 4)
+      .attr('width', width - LABEL_W - 12)
+      .attr('height', rows.length * OVERVIEW_ROW + 16);
+    hit.call(d3.drag<SVGRectElement, unknown>().on('start drag', drag));
+    win.call(d3.drag<SVGRectElement, unknown>().on('start drag', drag));
+
+    // ---- detail: offset cells ----
+    const det = this.group('detail');
+    const x = (o: number) => LABEL_W + (o - start) * CELL_W;
+    const ticks: number[] = [];
+    const every = 5;
+    for (let o = Math.ceil(start / every) * every; o < end; o += every) ticks.push(o);
+    det
+      .selectAll('text.pv-offset')
+      .data(ticks)
+      .join('text')
+      .attr('class', 'pv-offset')
+      .attr('x', (o) => x(o) + CELL_W / 2)
+      .attr('y', detTop - 8)
+      .attr('text-anchor', 'middle')
+      .text((o) => String(o));
+    det.selectAll('text.pv-offset-title').data([0]).join('text').attr('class', 'pv-offset-title pv-caption').attr('x', 4).attr('y', detTop - 8).text('offset →');
+
+    const all: Cell[] = [];
+    rows.forEach((row, ri) => {
+      const r = row.r;
+      for (let o = Math.max(start, r.logStart); o < Math.min(end, r.leo); o++) {
+        const j = findBatch(row.batches, o);
+        if (j < 0) continue;
+        const b = row.batches[j]!;
+        const value = model.valueAt(this.key, b.epoch, o);
+        const ackT = typeof value === 'string' ? model.values.ackTime(value) : -1;
+        all.push({
+          key: `${ri}:${o}`,
+          row: ri,
+          offset: o,
+          epoch: b.epoch,
+          value,
+          durable: o < row.durable,
+          acked: ackT >= 0 && ackT <= now,
+          lost: model.isLost(value),
+          selected: selected !== null && value === selected,
+          ghost: null,
+          appendT: b.t,
+        });
+      }
+      // Removed records (newest removal wins an offset).
+      const seen = new Set<number>();
+      for (const rm of row.removals) {
+        for (const b of rm.batches) {
+          for (let o = Math.max(start, b.base); o <= Math.min(end - 1, b.last); o++) {
+            if (seen.has(o)) continue;
+            seen.add(o);
+            const value = model.valueAt(this.key, b.epoch, o);
+            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1 });
+          }
+        }
+      }
+    });
+
+    // Row labels and backgrounds.
+    const rowG = det
+      .selectAll<SVGGElement, RowModel>('g.pv-row')
+      .data(rows, (d) => String(d.r.broker))
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'pv-row');
+        g.append('rect').attr('class', 'pv-rowbg');
+        g.append('text').attr('class', 'pv-rowname');
+        g.append('text').attr('class', 'pv-rowsub');
+        g.append('text').attr('class', 'pv-rowsub2');
+        g.append('rect').attr('class', 'pv-state-dot');
+        return g;
+      })
+      .attr('transform', (_d, i) => `translate(0,${detTop + i * ROW_H})`)
+      .attr('data-testid', (d) => `replica-row-${d.r.broker}`);
+    rowG
+      .select('rect.pv-rowbg')
+      .attr('x', LABEL_W - 2)
+      .attr('y', -2)
+      .attr('width', Math.min(width - LABEL_W - 8, cells * CELL_W + 4))
+      .attr('height', CELL_H + 4)
+      .attr('class', (d) => `pv-rowbg ${d.hostStatus !== 'up' ? 'down' : ''}`);
+    rowG
+      .select('rect.pv-state-dot')
+      .attr('x', 4)
+      .attr('y', 3)
+      .attr('width', 8)
+      .attr('height', 8)
+      .attr('rx', 4)
+      .attr('fill', (d) => STATE_COLORS[d.hostStatus] ?? '#999');
+    rowG
+      .select('text.pv-rowname')
+      .attr('x', 16)
+      .attr('y', 10)
+      .text((d) => `broker ${d.r.broker} · ${d.r.broker === p.leader ? 'leader' : d.r.role === 'leader' ? 'old leader' : d.r.role === 'none' ? 'no role' : 'follower'}`);
+    rowG
+      .select('text.pv-rowsub')
+      .attr('x', 16)
+      .attr('y', 22)
+      .text((d) => `LEO ${d.r.leo} · ${d.inIsr ? 'in ISR' : d.inElr ? 'in ELR' : 'not in ISR'}`)
+      .attr('class', (d) => `pv-rowsub ${d.inIsr ? '' : 'out'}`);
+    rowG
+      .select('text.pv-rowsub2')
+      .attr('x', 16)
+      .attr('y', 33)
+      .text((d) => `${d.hostStatus} · ${d.r.leo <= d.r.logStart ? 'empty' : d.durable <= d.r.logStart ? 'nothing on disk yet' : d.durable >= d.r.leo ? 'all on disk' : `on disk below ${d.durable}`}`)
+      .attr('class', (d) => `pv-rowsub2 ${d.hostStatus !== 'up' ? 'down' : ''}`);
+
+    const cellSel = det
+      .selectAll<SVGRectElement, Cell>('rect.cell')
+      .data(all, (d) => d.key)
+      .join('rect')
+      .attr('x', (d) => x(d.offset) + 1)
+      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + 2 : 0))
+      .attr('width', CELL_W - 2)
+      .attr('height', (d) => (d.ghost ? GHOST_H - 1 : CELL_H))
+      .attr('rx', 2)
+      .attr('fill', (d) => (d.ghost ? LOST : epochColor(d.epoch)))
+      .attr('fill-opacity', (d) => (d.ghost ? 0.55 : d.durable ? 1 : 0.35))
+      .attr('class', (d) => `cell${d.ghost ? ' ghost' : ''}${d.durable ? ' durable' : ' cached'}${d.lost ? ' lost' : ''}${d.selected ? ' selected' : ''}${d.acked ? ' acked' : ''}`)
+      .attr('data-testid', (d) => (d.selected ? 'highlight' : null))
+      .attr('data-offset', (d) => d.offset)
+      .attr('data-broker', (d) => rows[d.row]!.r.broker);
+    cellSel
+      .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on broker ${rows[d.row]!.r.broker}`, this.cellLines(d, now)))
+      .on('mouseleave', () => this.tooltip.hide())
+      .on('click', (_ev, d) => {
+        if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
+      });
+
+    // Acknowledged rings and lost marks, drawn over the cells.
+    const marks = all.filter((d) => !d.ghost && (d.acked || d.lost));
+    det
+      .selectAll<SVGCircleElement, Cell>('circle.ackdot')
+      .data(marks, (d) => d.key)
+      .join('circle')
+      .attr('class', (d) => `ackdot${d.lost && d.acked ? ' lost' : ''}`)
+      .attr('cx', (d) => x(d.offset) + CELL_W / 2)
+      .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
+      .attr('r', (d) => (d.acked ? 4 : 2))
+      .attr('pointer-events', 'none');
+    // The selected record's outline, above everything.
+    det
+      .selectAll<SVGRectElement, Cell>('rect.selring')
+      .data(all.filter((d) => d.selected), (d) => d.key)
+      .join('rect')
+      .attr('class', 'selring')
+      .attr('x', (d) => x(d.offset) - 1)
+      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H : -2))
+      .attr('width', CELL_W + 2)
+      .attr('height', (d) => (d.ghost ? GHOST_H + 3 : CELL_H + 4))
+      .attr('rx', 3)
+      .attr('pointer-events', 'none');
+
+    // High watermark and log end offsets.
+    const hwX = p.hw >= start && p.hw <= end ? x(p.hw) : null;
+    det
+      .selectAll('line.hw')
+      .data(hwX === null ? [] : [hwX])
+      .join('line')
+      .attr('class', 'hw')
+      .attr('x1', (d) => d)
+      .attr('x2', (d) => d)
+      .attr('y1', detTop - 4)
+      .attr('y2', detTop + rows.length * ROW_H - 8);
+    det
+      .selectAll('text.hwlabel')
+      .data(hwX === null ? [] : [hwX])
+      .join('text')
+      .attr('class', 'hwlabel')
+      .attr('x', (d) => d + 3)
+      .attr('y', detTop + rows.length * ROW_H - 2)
+      .text(`HW ${p.hw}`);
+    const leos = rows.map((row, ri) => ({ ri, leo: row.r.leo })).filter((l) => l.leo >= start && l.leo <= end);
+    det
+      .selectAll('path.leo')
+      .data(leos)
+      .join('path')
+      .attr('class', 'leo')
+      .attr('d', (l) => `M${x(l.leo) + 2},${detTop + l.ri * ROW_H + CELL_H / 2}l6,-5v10z`)
+      .append('title')
+      .text((l) => `log end offset ${l.leo}`);
+    if (minStart > start) {
+      det
+        .selectAll('rect.deleted')
+        .data([0])
+        .join('rect')
+        .attr('class', 'deleted')
+        .attr('x', x(start))
+        .attr('y', detTop - 2)
+        .attr('width', (minStart - start) * CELL_W)
+        .attr('height', rows.length * ROW_H - 8);
+    } else det.selectAll('rect.deleted').remove();
+  }
+
+  private group(name: string): d3.Selection<SVGGElement, unknown, null, undefined> {
+    let g = this.svg.select<SVGGElement>(`g.${name}`);
+    if (g.empty()) g = this.svg.append('g').attr('class', name);
+    return g;
+  }
+
+  private rowModels(run: LoadedRun, state: ClusterState, p: PartitionState, now: number): RowModel[] {
+    const model = run.model;
+    const rows: RowModel[] = [];
+    for (const r of [...p.replicas.values()].sort((a, b) => a.broker - b.broker)) {
+      const batches = this.batchesOf(r);
+      const durable = Math.max(r.logStart, durableEnd(batches, r.leo, flushedAt(r, now), now, model.writebackUs));
+      const lane = model.laneIndex.get(`broker-${r.broker}`);
+      let hostStatus: string = lane === undefined ? 'up' : (state.hosts[lane] ?? 'up');
+      if (hostStatus === 'up' && state.fenced.get(r.broker) === true) hostStatus = 'fenced';
+      const removals: Removal[] = [];
+      for (let rm = r.removed; rm; rm = rm.prev) removals.push(rm);
+      rows.push({ r, batches, durable, hostStatus, inIsr: p.isr.includes(r.broker), inElr: p.elr.includes(r.broker), removals });
+    }
+    return rows;
+  }
+
+  private cellLines(d: Cell, now: number): string[] {
+    const run = this.run!;
+    const model = run.model;
+    const t0 = model.t0;
+    const lines: string[] = [];
+    const info = typeof d.value === 'string' ? model.values.get(d.value) : undefined;
+    lines.push(`value ${d.value === null ? 'null (tombstone)' : (d.value ?? 'unknown (no leader append traced)')}${info?.key !== undefined && info?.key !== null ? ` · key ${info.key}` : ''}`);
+    lines.push(`written in leader epoch ${d.epoch}`);
+    if (d.ghost) {
+      lines.push(`removed at ${rel(d.ghost.t, t0)}: ${d.ghost.reason}`);
+    } else {
+      if (d.appendT >= 0) lines.push(`appended here at ${rel(d.appendT, t0)}`);
+      lines.push(d.durable ? 'on disk (fsynced or written back)' : 'only in the page cache: a power loss would lose it');
+    }
+    if (info) {
+      if (info.ackT >= 0) lines.push(info.ackT <= now ? `acknowledged to ${info.producer} at ${rel(info.ackT, t0)} (acks=${info.acks})` : `will be acknowledged at ${rel(info.ackT, t0)}`);
+      else if (info.failT >= 0) lines.push(`the send failed: ${info.error}`);
+      else lines.push('never acknowledged');
+    }
+    if (info && info.readT >= 0) lines.push(`first read by ${info.reader} at ${rel(info.readT, t0)}`);
+    if (d.lost) lines.push('LOST: acknowledged, but not in the final log');
+    if (typeof d.value === 'string') lines.push('click to follow this record in every view');
+    return lines;
+  }
+}
