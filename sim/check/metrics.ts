@@ -1,3 +1,4 @@
+import { formatTime } from '../core/time';
 import type { TraceEvent } from '../core/trace';
 import type { CheckResult } from './checkers';
 import { History, tp } from './history';
@@ -10,11 +11,21 @@ import { History, tp } from './history';
 export const METRICS = {
   'produce.batches': 'record batches acknowledged to producers',
   'produce.records-per-batch': 'records per acknowledged batch, on average',
-  'partition.max-share-pct': 'the busiest partition\'s share of acknowledged records (percent)',
+  'partition.max-share-pct': 'the busiest partition\'s share of its topic\'s acknowledged records (percent), in the most skewed topic',
+  'partition.max-share-pct.most-even-topic': 'the busiest partition\'s share of its topic\'s acknowledged records (percent), in the least skewed topic',
+  'producer.records-per-batch.max': 'records per acknowledged batch of the producer with the fullest batches',
+  'producer.records-per-batch.min': 'records per acknowledged batch of the producer with the emptiest batches',
+  'producer.records-per-batch.ratio': 'how many times fuller the fullest producer\'s batches were than the emptiest producer\'s (1 with one producer)',
+  'producer.batches.max': 'acknowledged batches of the producer that needed the most',
+  'producer.batches.min': 'acknowledged batches of the producer that needed the fewest',
+  'keys.moved-partition': 'keys whose acknowledged records landed on more than one partition of a topic (per producer), e.g. after the partition count changed',
   'final.records': 'records in the final committed logs of the scenario\'s topics',
   'segments.deleted': 'log segments deleted by retention (all replicas)',
   'records.compacted-away': 'records the log cleaner removed (all replicas)',
   'group.idle-members': 'members owning no partition at the end, in the group with the most of them',
+  'commit.max-wait-ms': 'the longest a record a leader appended waited for the high watermark to cover it (ms; still waiting at the end counts to the end)',
+  'partition.offline-ms': 'the longest time a partition had no leader in the committed metadata (ms; still leaderless at the end counts to the end)',
+  'replicas.diverged': 'replicas whose log, at the end, holds a different record than the leader\'s at some offset below the high watermark',
 } as const;
 
 export type MetricName = keyof typeof METRICS;
@@ -24,24 +35,21 @@ const r = (count: number, examples: string[] = []): CheckResult => ({ count, exa
 export function metricChecks(events: readonly TraceEvent[], h: History): Record<MetricName, CheckResult> {
   let batches = 0;
   let batchRecords = 0;
-  const perPartition = new Map<string, number>();
   let segmentsDeleted = 0;
   let compactedAway = 0;
   for (const e of events) {
     if (e.kind === 'send.ok') {
       batches++;
-      const n = (e.values as string[]).length;
-      batchRecords += n;
-      const k = tp(e.topic as string, e.partition as number);
-      perPartition.set(k, (perPartition.get(k) ?? 0) + n);
+      batchRecords += (e.values as string[]).length;
     } else if (e.kind === 'log.retention') {
       segmentsDeleted += (e.segments as number[]).length;
     } else if (e.kind === 'log.clean') {
       compactedAway += e.recordsRemoved as number;
     }
   }
-  const total = [...perPartition.values()].reduce((a, b) => a + b, 0);
-  const busiest = [...perPartition].sort((a, b) => b[1] - a[1])[0];
+  const skew = partitionSkew(h);
+  const perProducer = producerBatching(events);
+  const moved = keysMovedPartition(h);
   let finalRecords = 0;
   for (const f of h.finals.values()) finalRecords += f.offsets.length;
 
@@ -64,13 +72,187 @@ export function metricChecks(events: readonly TraceEvent[], h: History): Record<
     if (none.length > idle) idle = none.length;
     if (none.length > 0) idleExamples.push(`${none.join(', ')} own nothing in group ${group}`);
   }
+  const diverged: string[] = [];
+  for (const f of h.finals.values()) {
+    for (const d of f.diverged) diverged.push(`broker ${d.broker} disagrees with the leader of ${tp(f.topic, f.partition)} at ${d.offsets.length} offset(s), first ${d.offsets[0]}`);
+  }
+  const wait = commitMaxWait(events, h);
+  const offline = longestOffline(events, h);
   return {
     'produce.batches': r(batches),
     'produce.records-per-batch': r(batches === 0 ? 0 : Math.round((batchRecords / batches) * 100) / 100),
-    'partition.max-share-pct': r(total === 0 ? 0 : Math.round((busiest![1] / total) * 1000) / 10, busiest ? [`${busiest[0]} took ${busiest[1]} of ${total} records`] : []),
+    'partition.max-share-pct': r(skew.most?.pct ?? 0, skew.most ? [skew.most.example] : []),
+    'partition.max-share-pct.most-even-topic': r(skew.least?.pct ?? 0, skew.least ? [skew.least.example] : []),
+    'producer.records-per-batch.max': r(perProducer.fullest?.perBatch ?? 0, perProducer.examples),
+    'producer.records-per-batch.min': r(perProducer.emptiest?.perBatch ?? 0, perProducer.examples),
+    'producer.records-per-batch.ratio': r(
+      perProducer.fullest && perProducer.emptiest ? Math.round((perProducer.fullest.perBatch / perProducer.emptiest.perBatch) * 100) / 100 : 0,
+      perProducer.examples,
+    ),
+    'producer.batches.max': r(perProducer.most?.batches ?? 0, perProducer.examples),
+    'producer.batches.min': r(perProducer.fewest?.batches ?? 0, perProducer.examples),
+    'keys.moved-partition': r(moved.length, moved),
     'final.records': r(finalRecords),
     'segments.deleted': r(segmentsDeleted),
     'records.compacted-away': r(compactedAway),
     'group.idle-members': r(idle, idleExamples),
+    'commit.max-wait-ms': r(Math.round(wait.us / 1000), wait.example ? [wait.example] : []),
+    'partition.offline-ms': r(Math.round(offline.us / 1000), offline.example ? [offline.example] : []),
+    'replicas.diverged': r(diverged.length, diverged),
   };
+}
+
+/** Per topic, the busiest partition's share of the topic's acknowledged records: the most and the least skewed topic. */
+function partitionSkew(h: History): { most?: { pct: number; example: string }; least?: { pct: number; example: string } } {
+  const perTopic = new Map<string, Map<number, number>>();
+  for (const s of h.sendsInOrder) {
+    if (s.status !== 'ok') continue;
+    let m = perTopic.get(s.topic);
+    if (!m) perTopic.set(s.topic, (m = new Map()));
+    m.set(s.partition, (m.get(s.partition) ?? 0) + 1);
+  }
+  let most: { pct: number; example: string } | undefined;
+  let least: { pct: number; example: string } | undefined;
+  for (const [topic, m] of [...perTopic].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    let total = 0;
+    let top: [number, number] = [-1, 0];
+    for (const [p, n] of [...m].sort((a, b) => a[0] - b[0])) {
+      total += n;
+      if (n > top[1]) top = [p, n];
+    }
+    const pct = Math.round((top[1] / total) * 1000) / 10;
+    const example = `${tp(topic, top[0])} took ${top[1]} of ${total} records of ${topic} (${m.size} partition(s) used)`;
+    if (!most || pct > most.pct) most = { pct, example };
+    if (!least || pct < least.pct) least = { pct, example };
+  }
+  return { ...(most && { most }), ...(least && { least }) };
+}
+
+/** Acknowledged batches and records per producer: how full each producer's batches were. */
+function producerBatching(events: readonly TraceEvent[]): {
+  fullest?: { perBatch: number };
+  emptiest?: { perBatch: number };
+  most?: { batches: number };
+  fewest?: { batches: number };
+  examples: string[];
+} {
+  const per = new Map<string, { batches: number; records: number }>();
+  for (const e of events) {
+    if (e.kind !== 'send.ok') continue;
+    let p = per.get(e.node);
+    if (!p) per.set(e.node, (p = { batches: 0, records: 0 }));
+    p.batches++;
+    p.records += (e.values as string[]).length;
+  }
+  const rows = [...per]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([producer, p]) => ({ producer, batches: p.batches, records: p.records, perBatch: Math.round((p.records / p.batches) * 100) / 100 }));
+  if (rows.length === 0) return { examples: [] };
+  const by = (f: (x: (typeof rows)[number]) => number, dir: 1 | -1) => [...rows].sort((a, b) => dir * (f(b) - f(a)))[0]!;
+  return {
+    fullest: by((x) => x.perBatch, 1),
+    emptiest: by((x) => x.perBatch, -1),
+    most: by((x) => x.batches, 1),
+    fewest: by((x) => x.batches, -1),
+    examples: rows.map((x) => `${x.producer}: ${x.records} records in ${x.batches} batches (${x.perBatch} per batch)`),
+  };
+}
+
+/**
+ * Keys whose acknowledged records, from one producer to one topic, landed on more than one partition: murmur2
+ * of the key modulo the partition count moved when the count changed, so a reader of the topic no longer sees
+ * the key's records in one partition's order.
+ */
+function keysMovedPartition(h: History): string[] {
+  const seen = new Map<string, { key: string; producer: string; topic: string; partitions: number[] }>();
+  for (const s of h.sendsInOrder) {
+    if (s.status !== 'ok' || s.key === null) continue;
+    const k = `${s.producer}\u0000${s.topic}\u0000${s.key}`;
+    let e = seen.get(k);
+    if (!e) seen.set(k, (e = { key: s.key, producer: s.producer, topic: s.topic, partitions: [] }));
+    if (e.partitions[e.partitions.length - 1] !== s.partition) e.partitions.push(s.partition);
+  }
+  const out: string[] = [];
+  for (const e of seen.values()) {
+    if (new Set(e.partitions).size > 1) out.push(`key ${e.key} from ${e.producer} landed on ${e.topic} partitions ${e.partitions.join(' then ')}`);
+  }
+  return out;
+}
+
+/** The longest span between an election that left a partition leaderless and the next one that gave it a leader. */
+function longestOffline(events: readonly TraceEvent[], h: History): { us: number; example: string | null } {
+  const since = new Map<string, number>();
+  let worst = 0;
+  let example: string | null = null;
+  const note = (key: string, from: number, to: number) => {
+    if (to - from <= worst) return;
+    worst = to - from;
+    example = `${key} had no leader from ${formatTime(from - h.startUs)} to ${formatTime(to - h.startUs)}`;
+  };
+  for (const e of events) {
+    if (e.kind !== 'controller.election') continue;
+    const key = tp(e.topic as string, e.partition as number);
+    if ((e.leader as number) < 0) {
+      if (!since.has(key)) since.set(key, e.t);
+    } else {
+      const from = since.get(key);
+      if (from !== undefined) note(key, from, e.t);
+      since.delete(key);
+    }
+  }
+  for (const [key, from] of since) note(key, from, h.endUs);
+  return { us: worst, example };
+}
+
+/**
+ * The longest time between a leader's append and the moment its high watermark covered the appended
+ * batch. Appends a leader gave up (it lost leadership, or truncated them) are left out; appends still
+ * waiting at the end count until the end of the run.
+ */
+function commitMaxWait(events: readonly TraceEvent[], h: History): { us: number; example: string | null } {
+  // Per leader broker, then per partition: appended batches not yet covered, in offset order.
+  const pending = new Map<number, Map<string, { last: number; t: number }[]>>();
+  const queue = (broker: number, key: string) => {
+    let m = pending.get(broker);
+    if (!m) pending.set(broker, (m = new Map()));
+    let q = m.get(key);
+    if (!q) m.set(key, (q = []));
+    return q;
+  };
+  let worst = 0;
+  let example: string | null = null;
+  const note = (broker: number, key: string, appendedUs: number, untilUs: number) => {
+    if (untilUs - appendedUs <= worst) return;
+    worst = untilUs - appendedUs;
+    example = `${key} on broker ${broker}: a batch appended at ${formatTime(appendedUs - h.startUs)} waited until ${formatTime(untilUs - h.startUs)} to be committed`;
+  };
+  for (const e of events) {
+    switch (e.kind) {
+      case 'replica.append':
+        if (e.role === 'leader') queue(e.broker as number, tp(e.topic as string, e.partition as number)).push({ last: e.last as number, t: e.t });
+        break;
+      case 'replica.hw': {
+        const q = pending.get(e.broker as number)?.get(tp(e.topic as string, e.partition as number));
+        if (!q) break;
+        let i = 0;
+        while (i < q.length && q[i]!.last < (e.hw as number)) note(e.broker as number, tp(e.topic as string, e.partition as number), q[i++]!.t, e.t);
+        if (i > 0) q.splice(0, i);
+        break;
+      }
+      case 'replica.role':
+      case 'replica.truncate':
+        // No longer its leader (or its log was cut back): what it had pending is not its to commit any more.
+        if (e.kind === 'replica.role' && e.role === 'leader') break;
+        pending.get(e.broker as number)?.delete(tp(e.topic as string, e.partition as number));
+        break;
+      case 'host.crash':
+      case 'host.power-off': {
+        const id = /^broker-(\d+)$/.exec(e.node);
+        if (id) pending.delete(Number(id[1]));
+        break;
+      }
+    }
+  }
+  for (const [broker, m] of pending) for (const [key, q] of m) for (const p of q) note(broker, key, p.t, h.endUs);
+  return { us: worst, example };
 }

@@ -4,10 +4,13 @@ import { Process } from '../world/process';
 import type { KafkaError } from './errors';
 import { NetworkClient, type Outcome } from './net/networkClient';
 import type { CreateTopicsRequest, CreateTopicsResponse } from './protocol';
+import type { CreatePartitionsResponse, CreatePartitionsTopic } from './controller/rules/createPartitions';
 
 declare module '../core/trace' {
   interface TraceKinds {
     'admin.create-topics': { topics: { name: string; error: string; message: string }[] };
+    /** The controller answered a CreatePartitions (kafka-topics --alter --partitions). */
+    'admin.create-partitions': { topic: string; count: number; error: string; message: string };
   }
 }
 
@@ -19,8 +22,8 @@ export interface TopicToCreate {
 }
 
 /**
- * An admin client (kafka-topics --create): sends CreateTopics to the controllers until the active one
- * accepts it, following NOT_CONTROLLER hints, and reports the outcome.
+ * An admin client (kafka-topics): sends CreateTopics — and later operator requests such as CreatePartitions —
+ * to the controllers until the active one answers, following NOT_CONTROLLER hints, and reports the outcome.
  */
 export class Admin extends Process {
   private readonly net = new NetworkClient(this);
@@ -53,6 +56,29 @@ export class Admin extends Process {
 
   override onDisconnect(peer: string): void {
     this.net.onDisconnect(peer);
+  }
+
+  /**
+   * Grows `topic` to `count` partitions (kafka-topics --alter --partitions): CreatePartitions to the active
+   * controller, retried every 200 ms through controller changes until a controller answers for the topic.
+   */
+  createPartitions(topic: string, count: number, onDone?: (error: KafkaError, message: string) => void): void {
+    let attempt = 0;
+    const send = (target: string): void => {
+      attempt++;
+      const body: { type: 'CreatePartitions'; topics: CreatePartitionsTopic[] } = { type: 'CreatePartitions', topics: [{ name: topic, count }] };
+      this.net.send(target, body, { timeoutMs: 5000 }, (o: Outcome<CreatePartitionsResponse & { error?: string; leaderHint?: string | null }>) => {
+        const result = o.ok && o.response.error === undefined ? o.response.results.find((r) => r.name === topic) : undefined;
+        if (result) {
+          this.trace.emit('admin.create-partitions', this.id, { topic, count, error: result.error, message: result.message });
+          onDone?.(result.error, result.message);
+          return;
+        }
+        const hint = o.ok ? o.response.leaderHint : null;
+        this.setTimer(ms(200), () => send(hint ?? this.controllers[attempt % this.controllers.length]!));
+      });
+    };
+    send(this.controllers[0]!);
   }
 
   private createTopics(target: string): void {

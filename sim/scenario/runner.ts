@@ -4,11 +4,19 @@ import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
 import { KafkaCluster } from '../kafka/cluster';
 import type { Producer } from '../kafka/client/producer/producer';
-import type { TopicToCreate } from '../kafka/admin';
+import type { PartitionLog } from '../kafka/broker/partitionLog';
+import { Admin, type TopicToCreate } from '../kafka/admin';
 import { runCheckers, checkValue, type CheckReport } from '../check/checkers';
 import type { ExpectationSpec } from './spec';
-import type { Scenario } from './validate';
+import { OPERATOR_ID, type Scenario, type ScenarioAction } from './validate';
 import { attachConsumers, consumerTopics } from './consumers';
+
+declare module '../core/trace' {
+  interface TraceKinds {
+    /** An operator action of the scenario began (its outcome follows as an admin.* event). */
+    'scenario.action': { index: number; action: string; detail: string };
+  }
+}
 
 export interface ExpectationResult {
   readonly description: string;
@@ -142,6 +150,7 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   attachConsumers.start(s, cluster, t0);
 
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
+  scheduleActions(world, cluster, s.actions, t0);
   for (const c of s.captions) world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text: c.text }), undefined, 'a caption');
 
   const endOfFaults = t0 + s.durationUs;
@@ -172,6 +181,29 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   };
 }
 
+/**
+ * Operator actions run through an admin client of their own (host "operator", outside every fault selector but
+ * its own name), which sends the request to the controllers at the action's moment.
+ */
+function scheduleActions(world: World, cluster: KafkaCluster, actions: readonly ScenarioAction[], t0: Micros): void {
+  if (actions.length === 0) return;
+  const host = world.addHost({ id: OPERATOR_ID, zone: cluster.opts.zones[0] ?? 'zone-a', tags: ['operator'] });
+  let admin: Admin | undefined;
+  host.addProcess({ id: OPERATOR_ID, create: (ctx) => (admin = new Admin(ctx, OPERATOR_ID, cluster.controllerIds, [])) });
+  host.start();
+  for (const a of actions) {
+    world.scheduler.at(
+      t0 + a.atUs,
+      () => {
+        world.trace.emit('scenario.action', 'scenario', { index: a.index, action: a.action, detail: `${a.topic} to ${a.count} partitions` });
+        if (admin?.alive) admin.createPartitions(a.topic, a.count);
+      },
+      undefined,
+      `action ${a.index}`,
+    );
+  }
+}
+
 /** The quiet period: undo every fault, stop the producers' workloads, let the cluster heal. */
 function beginQuiet(world: World, cluster: KafkaCluster): void {
   world.trace.emit('scenario.quiet', 'scenario', {});
@@ -192,9 +224,37 @@ function beginQuiet(world: World, cluster: KafkaCluster): void {
   void cluster;
 }
 
+/** The records of `log` in [from, upTo), in offset order. */
+function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[] } {
+  const offsets: number[] = [];
+  const keys: (string | null)[] = [];
+  const values: (string | null)[] = [];
+  let pos = from;
+  while (pos < upTo) {
+    const r = log.read(pos, 1 << 30, upTo, true);
+    if (r.error || r.batches.length === 0) break;
+    for (const b of r.batches) {
+      for (const rec of b.records) {
+        const o = b.baseOffset + rec.offsetDelta;
+        if (o < pos || o >= upTo) continue;
+        offsets.push(o);
+        keys.push(rec.key);
+        values.push(rec.value);
+      }
+      pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
+    }
+  }
+  return { offsets, keys, values };
+}
+
+/** At most this many differing offsets are recorded per replica. */
+const MAX_DIVERGED_OFFSETS = 1000;
+
 /**
  * The ground truth at the end: per partition, the committed log of its leader (or of the most complete
  * replica when it has none), as `final.partition` events, so a saved trace can be checked on its own.
+ * Each other replica is compared with it below the high watermark: offsets where a replica holds a
+ * different record (logs that diverged and never converged) are listed in `diverged`.
  */
 function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): void {
   const image = cluster.image();
@@ -211,31 +271,32 @@ function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): voi
           if (cand && (!source || cand.log.logEndOffset > source.log.logEndOffset)) source = cand;
         }
       }
-      const offsets: number[] = [];
-      const keys: (string | null)[] = [];
-      const values: (string | null)[] = [];
+      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [] };
       let hw = -1;
       let leo = -1;
       let start = -1;
+      const diverged: { broker: number; offsets: number[]; values: (string | null)[] }[] = [];
       if (source) {
         const log = source.log;
         hw = offline ? log.logEndOffset : log.highWatermark;
         leo = log.logEndOffset;
         start = log.logStartOffset;
-        let pos = start;
-        while (pos < hw) {
-          const r = log.read(pos, 1 << 30, hw, true);
-          if (r.error || r.batches.length === 0) break;
-          for (const b of r.batches) {
-            for (const rec of b.records) {
-              const o = b.baseOffset + rec.offsetDelta;
-              if (o < pos || o >= hw) continue;
-              offsets.push(o);
-              keys.push(rec.key);
-              values.push(rec.value);
+        records = readRecords(log, start, hw);
+        const byOffset = new Map<number, string | null>();
+        records.offsets.forEach((o, i) => byOffset.set(o, records.values[i] ?? null));
+        for (const r of p.replicas) {
+          const replica = cluster.broker(r)?.replicas.partition(t.name, partition);
+          if (!replica || replica === source) continue;
+          const mine = readRecords(replica.log, replica.log.logStartOffset, Math.min(replica.log.logEndOffset, hw));
+          const d = { broker: r, offsets: [] as number[], values: [] as (string | null)[] };
+          mine.offsets.forEach((o, i) => {
+            const v = mine.values[i] ?? null;
+            if (byOffset.has(o) && byOffset.get(o) !== v && d.offsets.length < MAX_DIVERGED_OFFSETS) {
+              d.offsets.push(o);
+              d.values.push(v);
             }
-            pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
-          }
+          });
+          if (d.offsets.length > 0) diverged.push(d);
         }
       }
       world.trace.emit('final.partition', 'scenario', {
@@ -251,9 +312,10 @@ function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): voi
         logStartOffset: start,
         compacted,
         offline,
-        offsets,
-        keys,
-        values,
+        offsets: records.offsets,
+        keys: records.keys,
+        values: records.values,
+        diverged,
       });
     });
   }

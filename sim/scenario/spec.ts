@@ -30,6 +30,8 @@ export interface ScenarioSpec {
   readonly producers?: readonly ProducerSpec[];
   readonly consumers?: readonly ConsumerSpec[];
   readonly faults?: readonly FaultEntry[];
+  /** Operator actions at moments of the run (what an operator does with kafka-topics and friends). */
+  readonly actions?: readonly ActionSpec[];
   readonly captions?: readonly CaptionSpec[];
   readonly expect?: readonly ExpectationSpec[];
   /** How much the trace records: "full" adds every network message (for the UI's sequence diagram). */
@@ -109,6 +111,21 @@ export interface ConsumerSpec {
   /** Start later than the cluster. */
   readonly start?: number | string;
   readonly zone?: string;
+}
+
+/**
+ * An operator action at a moment of the run, named by `action`. More kinds can join the union (altering a
+ * topic config, reassigning partitions); each carries `at` and its own fields.
+ */
+export type ActionSpec = CreatePartitionsActionSpec;
+
+/** kafka-topics --alter --partitions: CreatePartitions to the controller; producers see it on their next metadata refresh. */
+export interface CreatePartitionsActionSpec {
+  readonly at: number | string;
+  readonly action: 'create-partitions';
+  readonly topic: string;
+  /** The topic's partition count after the action, in all (it can only grow). */
+  readonly count: number;
 }
 
 export interface CaptionSpec {

@@ -23,11 +23,22 @@ export class ClientMetadata {
   /** Bumped on every update, so callers can tell whether a leader changed since they looked. */
   version = 0;
 
+  // Refresh timing, as Kafka's Metadata keeps it (used by the producer; see timeToNextUpdate).
+  /** A refresh was asked for: an unknown leader, a stale-metadata error, a disconnect, a new topic. */
+  private needUpdate = false;
+  /** Last response or failure of a Metadata request (us), -1 never. */
+  lastRefreshUs = -1;
+  /** Consecutive failed Metadata requests. */
+  private attempts = 0;
+  /** Consecutive responses that changed nothing (leaders, epochs, partition counts). */
+  private equivalentResponseCount = 0;
+
   constructor(readonly bootstrap: readonly number[]) {
     this.brokers = [...bootstrap];
   }
 
   update(r: MetadataResponse, nowUs: number): void {
+    let changed = false;
     this.brokers = r.brokers.map((b) => b.id).sort((a, b) => a - b);
     if (this.brokers.length === 0) this.brokers = [...this.bootstrap];
     for (const t of r.topics) {
@@ -42,10 +53,56 @@ export class ClientMetadata {
           if (o && o.leaderEpoch > n.leaderEpoch) parts[i] = o;
         }
       }
+      if (!old || old.length !== parts.length || parts.some((p, i) => p.leader !== old[i]!.leader || p.leaderEpoch !== old[i]!.leaderEpoch)) changed = true;
       this.topics.set(t.name, parts);
     }
     this.lastUpdateUs = nowUs;
+    this.lastRefreshUs = nowUs;
     this.version++;
+    this.needUpdate = false;
+    this.attempts = 0;
+    this.equivalentResponseCount = changed ? 0 : this.equivalentResponseCount + 1;
+  }
+
+  /** Asks for a refresh at the next opportunity [Metadata.requestUpdate]. */
+  requestUpdate(): void {
+    this.needUpdate = true;
+  }
+
+  /** A topic never seen before: fetch it without waiting for the refresh backoff [Metadata.requestUpdateForNewTopics]. */
+  requestUpdateForNewTopics(): void {
+    this.needUpdate = true;
+    this.lastRefreshUs = -1;
+    this.equivalentResponseCount = 0;
+  }
+
+  get updateRequested(): boolean {
+    return this.needUpdate;
+  }
+
+  /** A Metadata request failed (no answer) [Metadata.failedUpdate]. */
+  failedUpdate(nowUs: number): void {
+    this.lastRefreshUs = nowUs;
+    this.attempts++;
+    this.equivalentResponseCount = 0;
+  }
+
+  /**
+   * How long until the next Metadata request may go [Metadata.timeToNextUpdate, timeToAllowUpdate]: now when a
+   * refresh was asked for, else when metadata.max.age.ms has passed since the last success; never sooner than the
+   * refresh backoff after the last attempt. The backoff (retry.backoff.ms growing to retry.backoff.max.ms) grows
+   * with consecutive failures, and with consecutive answers that changed nothing (KIP-580), so a client waiting for
+   * a leader election does not hammer the brokers. `backoffUs(n)` is the n-th backoff (n from 0).
+   */
+  timeToNextUpdate(nowUs: number, metadataMaxAgeUs: number, backoffUs: (attempts: number) => number): number {
+    const expired = this.lastUpdateUs < 0 ? 0 : Math.max(this.lastUpdateUs + metadataMaxAgeUs - nowUs, 0);
+    const timeToExpire = this.needUpdate ? 0 : expired;
+    if (this.lastRefreshUs < 0) return timeToExpire;
+    // A periodic refresh starts the equivalent-response backoff over.
+    if (expired === 0) this.equivalentResponseCount = 0;
+    const forAttempts = Math.max(this.lastRefreshUs + backoffUs(this.attempts > 0 ? this.attempts - 1 : 0) - nowUs, 0);
+    const forEquivalent = Math.max(this.lastRefreshUs + (this.equivalentResponseCount > 0 ? backoffUs(this.equivalentResponseCount - 1) : 0) - nowUs, 0);
+    return Math.max(timeToExpire, forAttempts, forEquivalent);
   }
 
   knownBrokers(): readonly number[] {

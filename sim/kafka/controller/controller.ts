@@ -34,6 +34,7 @@ import {
 import { registerBroker } from './rules/brokerRegistration';
 import type { ControllerResult, PartitionElection } from './rules/controllerResult';
 import { createTopic } from './rules/createTopic';
+import { createPartitions, type CreatePartitionsRequest, type CreatePartitionsTopicResult } from './rules/createPartitions';
 import { maybeBalancePartitionLeaders } from './rules/preferredLeaderElection';
 import { maybeElectUncleanLeaders } from './rules/uncleanLeaderElection';
 import { IMMEDIATE_RESCHEDULE_MS } from './rules/controllerConfigs';
@@ -181,6 +182,8 @@ export class Controller extends Process {
         return this.handleAlterPartition(m as AlterPartitionRequest, reply);
       case 'CreateTopics':
         return this.handleCreateTopics(m as CreateTopicsRequest, reply);
+      case 'CreatePartitions':
+        return this.handleCreatePartitions(m as CreatePartitionsRequest, reply);
       case 'AllocateProducerIds':
         return this.handleAllocateProducerIds(m as AllocateProducerIdsRequest, reply);
       default:
@@ -410,6 +413,17 @@ export class Controller extends Process {
     }
     last = () => reply({ type: 'CreateTopicsResponse', topics: results });
     this.write({ records: [], response: undefined, elections: [] }, last);
+  }
+
+  /** CreatePartitions: each topic's new PartitionRecords, answered once committed [QuorumController.createPartitions]. */
+  private handleCreatePartitions(req: CreatePartitionsRequest, reply: Reply): void {
+    const results: CreatePartitionsTopicResult[] = [];
+    for (const t of req.topics) {
+      const r = createPartitions(this.active!, t, this.placementRandom);
+      results.push(r.response);
+      if (r.records.length > 0) this.write(r, () => {});
+    }
+    this.write({ records: [], response: undefined, elections: [] }, () => reply({ type: 'CreatePartitionsResponse', results }));
   }
 
   private handleAllocateProducerIds(req: AllocateProducerIdsRequest, reply: Reply): void {

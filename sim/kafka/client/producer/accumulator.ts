@@ -1,195 +1,304 @@
 import { ms, type Micros } from '../../../core/time';
 import type { ProducerConfig } from '../../config/configs';
-import type { CompressionType } from '../../records';
+import { COMPRESSION_RATIO, NO_SEQUENCE } from '../../records';
+import type { BufferPool } from './bufferPool';
+import type { CompressionRatioEstimator } from './compressionRatioEstimator';
 import { ProducerBatch, type PendingRecord } from './producerBatch';
+import { TransactionManager } from './transactionManager';
 
-/** What the accumulator needs to know from the producer: leaders, leader epochs and the retry backoff. */
-export interface AccumulatorView {
-  /** The leader's broker id, -1 when unknown. */
+/** What the accumulator reads of the producer's metadata: leaders and their epochs (-1 when unknown). */
+export interface ClusterView {
   leaderOf(topic: string, partition: number): number;
   leaderEpochOf(topic: string, partition: number): number;
-  /** Backoff before a failed batch's next attempt. */
-  retryBackoffUs(b: ProducerBatch): Micros;
-  /** Whether the sender holds a partition back (ordering, idempotent sequence order). */
-  canDrain(b: ProducerBatch): boolean;
+}
+
+/** [RecordAccumulator.ReadyCheckResult] */
+export interface ReadyCheckResult {
+  /** Leaders with at least one partition ready to send, ascending. */
+  readonly readyNodes: readonly number[];
+  /** How long until a partition that is not ready yet may become ready (Infinity: none waiting). */
+  readonly nextReadyCheckDelayUs: Micros;
+  /** Topics with queued batches for a partition whose leader is unknown (a metadata refresh is due). */
+  readonly unknownLeaderTopics: readonly string[];
+}
+
+/** [RecordAccumulator.RecordAppendResult] */
+export interface RecordAppendResult {
+  readonly batch: ProducerBatch;
+  readonly newBatchCreated: boolean;
+  /** How much the partition's queue grew in bytes (the sticky partitioner counts these). */
+  readonly appendedBytes: number;
+}
+
+interface PartitionQueue {
+  readonly topic: string;
+  readonly partition: number;
+  readonly key: string;
+  readonly deque: ProducerBatch[];
 }
 
 /**
  * The record accumulator [clients/.../producer/internals/RecordAccumulator.java]: one queue of batches per
- * partition, bounded by buffer.memory. The sender asks which leaders have a ready batch and drains them.
+ * partition, in buffer.memory. send() appends to the last batch of its partition or opens a new one; the sender
+ * asks which leaders have a batch ready (full, lingered long enough, or memory exhausted), then drains at most one
+ * batch per partition of each ready leader into one request, stamping producer ids and sequences as it goes.
  */
 export class RecordAccumulator {
-  private readonly deques = new Map<string, ProducerBatch[]>();
-  /** Partition keys in creation order, so iteration is deterministic. */
-  private readonly keys: string[] = [];
-  private readonly keyParts = new Map<string, { topic: string; partition: number }>();
-  private bufferUsed = 0;
-  /** Rotates the drain start so every partition gets its turn [RecordAccumulator.drainIndex]. */
-  private drainIndex = 0;
+  private readonly queues = new Map<string, PartitionQueue>();
+  /** Queues in creation order, so every iteration is deterministic. */
+  private readonly order: PartitionQueue[] = [];
+  /** Per-node start of the next drain, so every partition gets its turn [RecordAccumulator.nodesDrainIndex]. */
+  private readonly nodesDrainIndex = new Map<number, number>();
+  /** Partitions with a batch in flight when max.in.flight.requests.per.connection = 1 [RecordAccumulator.muted]. */
+  private readonly muted = new Set<string>();
+  private readonly lingerUs: Micros;
+  private readonly deliveryTimeoutUs: Micros;
 
   constructor(
     private readonly config: ProducerConfig,
-    private readonly view: AccumulatorView,
-  ) {}
-
-  get freeMemory(): number {
-    return this.config['buffer.memory'] - this.bufferUsed;
+    readonly free: BufferPool,
+    private readonly transactionManager: TransactionManager<ProducerBatch> | null,
+    private readonly compressionRatios: CompressionRatioEstimator,
+    deliveryTimeoutMs: number = config['delivery.timeout.ms'],
+  ) {
+    this.lingerUs = ms(config['linger.ms']);
+    this.deliveryTimeoutUs = ms(deliveryTimeoutMs);
   }
 
-  private deque(topic: string, partition: number): ProducerBatch[] {
-    const k = `${topic}\u0000${partition}`;
-    let d = this.deques.get(k);
-    if (!d) {
-      d = [];
-      this.deques.set(k, d);
-      this.keys.push(k);
-      this.keyParts.set(k, { topic, partition });
+  get deliveryTimeout(): Micros {
+    return this.deliveryTimeoutUs;
+  }
+
+  private queue(topic: string, partition: number): PartitionQueue {
+    const key = TransactionManager.key(topic, partition);
+    let q = this.queues.get(key);
+    if (!q) {
+      q = { topic, partition, key, deque: [] };
+      this.queues.set(key, q);
+      this.order.push(q);
     }
-    return d;
+    return q;
   }
 
   /** The batches waiting for one partition (head first). */
   batchesOf(topic: string, partition: number): readonly ProducerBatch[] {
-    return this.deques.get(`${topic}\u0000${partition}`) ?? [];
+    return this.queues.get(TransactionManager.key(topic, partition))?.deque ?? [];
   }
 
-  /** Whether the partition's last batch is full or absent (the sticky partitioner may switch). */
-  lastBatchFull(topic: string, partition: number): boolean {
-    const d = this.deques.get(`${topic}\u0000${partition}`);
+  /** The deque is empty or its last batch is full: the sticky partitioner may switch [RecordAccumulator.allBatchesFull]. */
+  allBatchesFull(topic: string, partition: number): boolean {
+    const d = this.queues.get(TransactionManager.key(topic, partition))?.deque;
     if (!d || d.length === 0) return true;
     return d[d.length - 1]!.isFull;
   }
 
-  /** Queued batches per partition, for the adaptive partitioner's load statistics. */
-  queueSize(topic: string, partition: number): number {
-    return this.deques.get(`${topic}\u0000${partition}`)?.length ?? 0;
+  /** Queue sizes of the topic's partitions that have a deque, ascending by partition (adaptive partitioning's input). */
+  queueSizes(topic: string): { partition: number; queueSize: number }[] {
+    const out: { partition: number; queueSize: number }[] = [];
+    for (const q of this.order) if (q.topic === topic) out.push({ partition: q.partition, queueSize: q.deque.length });
+    return out.sort((a, b) => a.partition - b.partition);
   }
 
   /**
-   * Appends a record. Returns the batch it landed in, or null when buffer.memory has no room for a new
-   * batch (the caller blocks up to max.block.ms).
+   * Appends a record into the partition's last batch if it has room [RecordAccumulator.tryAppend]; a last batch
+   * without room is closed for appends. Null when there is no open batch with room (append a new one).
    */
-  append(topic: string, partition: number, rec: PendingRecord, recordBytes: number, nowUs: Micros, compression: CompressionType): ProducerBatch | null {
-    const d = this.deque(topic, partition);
-    const last = d[d.length - 1];
-    if (last && last.tryAppend(rec)) return last;
-    const capacity = Math.max(this.config['batch.size'], recordBytes + 61);
-    if (capacity > this.freeMemory) return null;
-    const b = new ProducerBatch(topic, partition, nowUs, capacity, compression);
+  tryAppend(topic: string, partition: number, rec: PendingRecord): RecordAppendResult | null {
+    const q = this.queue(topic, partition);
+    const last = q.deque[q.deque.length - 1];
+    if (!last || last.closed) return null;
+    const before = last.estimatedBytes;
+    if (last.tryAppend(rec)) return { batch: last, newBatchCreated: false, appendedBytes: last.estimatedBytes - before };
+    last.closed = true;
+    return null;
+  }
+
+  /**
+   * Opens a new batch of max(batch.size, record) bytes from buffer.memory for the record
+   * [RecordAccumulator.appendNewBatch]. Null when the memory is not there (send() must wait).
+   */
+  appendNewBatch(topic: string, partition: number, rec: PendingRecord, recordUpperBoundBytes: number, nowUs: Micros): RecordAppendResult | null {
+    const q = this.queue(topic, partition);
+    const size = Math.max(this.config['batch.size'], recordUpperBoundBytes);
+    if (!this.free.tryAllocate(size)) return null;
+    const compression = this.config['compression.type'];
+    const b = new ProducerBatch(topic, partition, nowUs, size, compression, this.compressionRatios.estimation(topic, compression));
     b.tryAppend(rec);
-    this.bufferUsed += b.allocatedBytes;
-    d.push(b);
-    return b;
+    q.deque.push(b);
+    return { batch: b, newBatchCreated: true, appendedBytes: b.estimatedBytes };
   }
 
-  /** Frees a finished batch's memory. */
+  /** tryAppend, else appendNewBatch: a record whose partition is fixed (explicit or keyed) [RecordAccumulator.append]. */
+  append(topic: string, partition: number, rec: PendingRecord, recordUpperBoundBytes: number, nowUs: Micros): RecordAppendResult | null {
+    return this.tryAppend(topic, partition, rec) ?? this.appendNewBatch(topic, partition, rec, recordUpperBoundBytes, nowUs);
+  }
+
+  /** Gives a finished batch's memory back [RecordAccumulator.deallocate]. */
   deallocate(b: ProducerBatch): void {
-    this.bufferUsed -= b.allocatedBytes;
+    this.free.deallocate(b.allocatedBytes);
   }
 
-  /** Puts a failed batch back at the front of its queue, in sequence order [RecordAccumulator.reenqueue / insertInSequenceOrder]. */
-  reenqueue(b: ProducerBatch, nowUs: Micros): void {
-    b.lastRetryUs = nowUs;
-    b.inFlight = false;
-    const d = this.deque(b.topic, b.partition);
-    if (b.baseSequence < 0) {
+  /**
+   * Puts a failed batch back to be retried [RecordAccumulator.reenqueue]: at the front of its queue, or — for the
+   * idempotent producer — in sequence order among the retries already there [insertInSequenceOrder].
+   */
+  reenqueue(b: ProducerBatch, nowUs: Micros, backoffUs: Micros): void {
+    b.reenqueued(nowUs, backoffUs);
+    const d = this.queue(b.topic, b.partition).deque;
+    if (!this.transactionManager) {
       d.unshift(b);
       return;
     }
+    if (b.baseSequence === NO_SEQUENCE) throw new Error(`reenqueue: batch for ${b.topic}-${b.partition} has no sequence`);
     let i = 0;
-    while (i < d.length && d[i]!.baseSequence >= 0 && d[i]!.baseSequence < b.baseSequence) i++;
+    while (i < d.length && d[i]!.hasSequence && d[i]!.baseSequence < b.baseSequence) i++;
     d.splice(i, 0, b);
   }
 
+  mutePartition(topic: string, partition: number): void {
+    this.muted.add(TransactionManager.key(topic, partition));
+  }
+
+  unmutePartition(topic: string, partition: number): void {
+    this.muted.delete(TransactionManager.key(topic, partition));
+  }
+
+  /** A retry waits retry.backoff.ms (grown per attempt) unless the leader changed since it failed [RecordAccumulator.shouldBackoff]. */
+  private shouldBackoff(b: ProducerBatch, waitedUs: Micros): boolean {
+    return !b.hasLeaderChangedForTheOngoingRetry() && b.attempts > 0 && waitedUs < b.retryBackoffUs;
+  }
+
   /**
-   * Which leaders have something ready, and how long until the next batch becomes ready
-   * [RecordAccumulator.ready / batchReady]. `leaderOf` returns -1 for an unknown leader.
+   * Which leaders have a batch to send now [RecordAccumulator.ready / partitionReady / batchReady]: a partition is
+   * sendable when its head batch is full (or more batches wait behind it), has lingered linger.ms (a retry: its
+   * backoff), or memory is exhausted — unless it is backing off or muted. Partitions without a known leader name
+   * their topic for a metadata refresh.
    */
-  ready(nowUs: Micros, exhausted: boolean): { nodes: number[]; nextCheckUs: Micros; unknownLeader: boolean } {
-    const nodes = new Set<number>();
+  ready(cluster: ClusterView, nowUs: Micros, exhausted: boolean): ReadyCheckResult {
+    const readyNodes = new Set<number>();
+    const unknown = new Set<string>();
     let next = Infinity;
-    let unknownLeader = false;
-    const linger = ms(this.config['linger.ms']);
-    for (const k of this.keys) {
-      const d = this.deques.get(k)!;
-      const head = d[0];
+    for (const q of this.order) {
+      const head = q.deque[0];
       if (!head) continue;
-      const { topic, partition } = this.keyParts.get(k)!;
-      const leader = this.view.leaderOf(topic, partition);
+      const leader = cluster.leaderOf(q.topic, q.partition);
+      const waited = head.waitedTimeUs(nowUs);
+      head.maybeUpdateLeaderEpoch(cluster.leaderEpochOf(q.topic, q.partition));
+      const backingOff = this.shouldBackoff(head, waited);
+      const full = q.deque.length > 1 || head.isFull;
       if (leader < 0) {
-        unknownLeader = true;
+        unknown.add(q.topic);
         continue;
       }
-      if (nodes.has(leader) || !this.view.canDrain(head)) continue;
-      const backoff = this.backoffRemaining(head, nowUs);
-      const backingOff = backoff > 0;
-      const waitUs = head.lastRetryUs >= 0 ? backoff : linger - (nowUs - head.createdUs);
-      const full = d.length > 1 || head.isFull;
-      if (!backingOff && (full || waitUs <= 0 || exhausted)) nodes.add(leader);
-      else next = Math.min(next, Math.max(1, waitUs));
+      if (readyNodes.has(leader) || this.muted.has(q.key)) continue;
+      const timeToWait = backingOff ? head.retryBackoffUs : this.lingerUs;
+      const expired = waited >= timeToWait;
+      if ((full || expired || exhausted) && !backingOff) readyNodes.add(leader);
+      else next = Math.min(next, Math.max(timeToWait - waited, 0));
     }
-    return { nodes: [...nodes].sort((a, b) => a - b), nextCheckUs: next, unknownLeader };
-  }
-
-  /** Backoff left for a retried batch; none once the partition's leader changed [RecordAccumulator.shouldBackoff]. */
-  backoffRemaining(b: ProducerBatch, nowUs: Micros): Micros {
-    if (b.lastRetryUs < 0) return 0;
-    if (this.view.leaderEpochOf(b.topic, b.partition) > b.failedLeaderEpoch) return 0;
-    return b.lastRetryUs + this.view.retryBackoffUs(b) - nowUs;
+    return { readyNodes: [...readyNodes].sort((a, b) => a - b), nextReadyCheckDelayUs: next, unknownLeaderTopics: [...unknown] };
   }
 
   /**
-   * Takes at most one batch per partition led by `node`, up to max.request.size [RecordAccumulator.drain].
-   * `canDrain` lets the sender hold back a partition (ordering with one in flight, idempotent sequence order).
+   * Whether the idempotent producer must hold this partition back [RecordAccumulator.shouldStopDrainBatchesForPartition]:
+   * no producer id yet; a new batch while older ones of a stale epoch are unresolved, or while an expired batch's
+   * fate is unknown; a retry that is not the lowest sequence in flight (it goes only once the ones before it resolve).
    */
-  drain(node: number, nowUs: Micros): ProducerBatch[] {
-    const out: ProducerBatch[] = [];
-    let size = 0;
-    const n = this.keys.length;
-    if (n === 0) return out;
-    const start = this.drainIndex % n;
-    for (let j = 0; j < n; j++) {
-      const k = this.keys[(start + j) % n]!;
-      const d = this.deques.get(k)!;
-      const head = d[0];
-      if (!head) continue;
-      const { topic, partition } = this.keyParts.get(k)!;
-      if (this.view.leaderOf(topic, partition) !== node) continue;
-      if (this.backoffRemaining(head, nowUs) > 0) continue;
-      if (!this.view.canDrain(head)) continue;
-      if (out.length > 0 && size + head.estimatedBytes > this.config['max.request.size']) break;
-      d.shift();
-      head.closed = true;
-      out.push(head);
-      size += head.estimatedBytes;
-      this.drainIndex = (start + j + 1) % n;
+  private shouldStopDrainBatchesForPartition(first: ProducerBatch, key: string): boolean {
+    const txn = this.transactionManager;
+    if (!txn) return false;
+    if (!txn.hasProducerId()) return true;
+    if (!first.hasSequence) {
+      if (txn.hasInflightBatches(key) && txn.hasStaleProducerIdAndEpoch(key)) return true;
+      if (txn.hasUnresolvedSequence(key)) return true;
+    }
+    const firstInFlightSequence = txn.firstInFlightSequence(key);
+    return firstInFlightSequence !== NO_SEQUENCE && first.hasSequence && first.baseSequence !== firstInFlightSequence;
+  }
+
+  /**
+   * Takes, for each ready node, at most one batch per partition it leads, up to max.request.size
+   * [RecordAccumulator.drain / drainBatchesForOneNode]. Each node starts where its last drain stopped. A partition
+   * the idempotent producer must hold back ends the node's drain for this round, as in Kafka. New batches get
+   * the producer id, epoch and next sequence of their partition here, and are closed.
+   */
+  drain(cluster: ClusterView, nodes: readonly number[], maxRequestSize: number, nowUs: Micros): Map<number, ProducerBatch[]> {
+    const out = new Map<number, ProducerBatch[]>();
+    for (const node of nodes) {
+      const parts = this.order.filter((q) => cluster.leaderOf(q.topic, q.partition) === node);
+      const ready: ProducerBatch[] = [];
+      out.set(node, ready);
+      if (parts.length === 0) continue;
+      let index = (this.nodesDrainIndex.get(node) ?? 0) % parts.length;
+      const start = index;
+      let size = 0;
+      do {
+        const q = parts[index]!;
+        this.nodesDrainIndex.set(node, index);
+        index = (index + 1) % parts.length;
+        if (this.muted.has(q.key)) continue;
+        const first = q.deque[0];
+        if (!first) continue;
+        first.maybeUpdateLeaderEpoch(cluster.leaderEpochOf(q.topic, q.partition));
+        if (this.shouldBackoff(first, first.waitedTimeUs(nowUs))) continue;
+        if (size + first.estimatedBytes > maxRequestSize && ready.length > 0) break;
+        if (this.shouldStopDrainBatchesForPartition(first, q.key)) break;
+        q.deque.shift();
+        const txn = this.transactionManager;
+        if (txn && !first.hasSequence) {
+          txn.maybeUpdateProducerIdAndEpoch(q.key);
+          const pe = txn.producerIdAndEpoch;
+          first.setProducerState(pe.producerId, pe.epoch, txn.sequenceNumber(q.key));
+          txn.incrementSequenceNumber(q.key, first.recordCount);
+          txn.addInFlightBatch(first);
+        }
+        this.close(first);
+        size += first.toRecordBatch().sizeInBytes;
+        ready.push(first);
+        first.drainedUs = nowUs;
+      } while (index !== start);
     }
     return out;
   }
 
-  /** Batches (not in flight) past delivery.timeout.ms, removed from their queues [RecordAccumulator.expiredBatches]. */
-  expired(nowUs: Micros): ProducerBatch[] {
+  /**
+   * Closes a drained batch (on every drain, retries included) [ProducerBatch.close]: a compressed one teaches the
+   * topic's compression-ratio estimate, and a renumbering by an epoch bump is now part of what is sent.
+   */
+  private close(b: ProducerBatch): void {
+    b.closed = true;
+    b.sequenceHasBeenReset = false;
+    if (b.compression !== 'none') this.compressionRatios.updateEstimation(b.topic, b.compression, COMPRESSION_RATIO[b.compression]);
+  }
+
+  /**
+   * Queued batches past delivery.timeout.ms, removed from their queues [RecordAccumulator.expiredBatches]. Only the
+   * head of each queue is looked at, in turn: batches behind it are younger.
+   */
+  expiredBatches(nowUs: Micros): ProducerBatch[] {
     const out: ProducerBatch[] = [];
-    const limit = ms(this.config['delivery.timeout.ms']);
-    for (const k of this.keys) {
-      const d = this.deques.get(k)!;
-      while (d.length > 0 && nowUs - d[0]!.createdUs >= limit) out.push(d.shift()!);
+    for (const q of this.order) {
+      while (q.deque.length > 0 && q.deque[0]!.hasReachedDeliveryTimeout(this.deliveryTimeoutUs, nowUs)) {
+        const b = q.deque.shift()!;
+        b.closed = true;
+        out.push(b);
+      }
     }
     return out;
   }
 
-  /** Earliest creation time of any queued batch (to schedule the next expiry check). */
-  oldestBatchUs(): Micros {
+  /** The earliest time a queued batch reaches delivery.timeout.ms (Infinity: none queued) [RecordAccumulator.nextExpiryTimeMs]. */
+  nextExpiryTimeUs(): Micros {
     let t = Infinity;
-    for (const k of this.keys) {
-      const head = this.deques.get(k)![0];
-      if (head && head.createdUs < t) t = head.createdUs;
+    for (const q of this.order) {
+      const head = q.deque[0];
+      if (head && head.createdUs + this.deliveryTimeoutUs < t) t = head.createdUs + this.deliveryTimeoutUs;
     }
     return t;
   }
 
   hasUndrained(): boolean {
-    for (const k of this.keys) if (this.deques.get(k)!.length > 0) return true;
+    for (const q of this.order) if (q.deque.length > 0) return true;
     return false;
   }
 }

@@ -1,47 +1,32 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
+import type { Random } from '../../../core/random';
 import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
-import { isRetriable, type KafkaError } from '../../errors';
-import type { InitProducerIdResponse, MetadataResponse, ProducePartitionResponse, ProduceResponse } from '../../protocol';
-import { recordSize, type ProducerRecordInput } from '../../records';
-import { retryBackoff, type ExponentialBackoff } from '../backoff';
-import { BuiltInPartitioner, type TopicPartitionsView } from '../builtInPartitioner';
-import { brokerActorId, ClientMetadata } from '../metadataCache';
-import { NetworkClient, type Outcome } from '../../net/networkClient';
+import type { ClientError } from '../../errors';
+import { NetworkClient } from '../../net/networkClient';
+import { RECORD_BATCH_OVERHEAD, recordSize, type ProducerRecordInput } from '../../records';
+import { reconnectBackoff, retryBackoff } from '../backoff';
+import { BuiltInPartitioner, type PartitionQueueState, type TopicPartitionsView } from '../builtInPartitioner';
+import { ClientMetadata } from '../metadataCache';
 import { choosePartition, UNKNOWN_PARTITION } from '../partitioner';
-import { RecordAccumulator } from './accumulator';
+import { RecordAccumulator, type RecordAppendResult } from './accumulator';
+import { BufferPool } from './bufferPool';
+import { CompressionRatioEstimator } from './compressionRatioEstimator';
+import { ClusterConnectionStates } from './connectionStates';
 import type { PendingRecord, ProducerBatch } from './producerBatch';
+import { effectiveProducerConfig } from './producerConfigRules';
+import { Sender } from './sender';
+import { TransactionManager } from './transactionManager';
 import { drawKey, type ProducerWorkload } from './workload';
 
 declare module '../../../core/trace' {
   interface TraceKinds {
-    /** The application called send(): the invocation half of the history. */
+    /** The application called send(): the invocation half of the history (partition -1 until one is chosen). */
     'send.invoke': { topic: string; partition: number; key: string | null; value: string };
-    /** A batch was acknowledged: record i of `values` is at offset `offset + i` (offset -1 with acks=0). */
-    'send.ok': { topic: string; partition: number; offset: number; values: string[]; broker: number; acks: string };
-    /** A batch failed for good. `definite` when no attempt can have been written. */
-    'send.fail': { topic: string; partition: number; error: string; values: string[]; definite: boolean };
-    /** One attempt of a batch failed and will be retried. */
-    'send.retry': { topic: string; partition: number; error: string; attempt: number; sequence: number; broker: number };
-    'producer.id': { producerId: number; producerEpoch: number; reason: string };
   }
 }
-
-/** Errors that say the client's metadata is stale [InvalidMetadataException and its subclasses]. */
-const INVALID_METADATA: ReadonlySet<KafkaError> = new Set<KafkaError>([
-  'NOT_LEADER_OR_FOLLOWER',
-  'FENCED_LEADER_EPOCH',
-  'UNKNOWN_LEADER_EPOCH',
-  'UNKNOWN_TOPIC_OR_PARTITION',
-  'LEADER_NOT_AVAILABLE',
-  'KAFKA_STORAGE_ERROR',
-  'NETWORK_EXCEPTION',
-]);
-
-/** Errors after which the batch may already be in the log. */
-const MAYBE_APPENDED: ReadonlySet<KafkaError> = new Set<KafkaError>(['NETWORK_EXCEPTION', 'REQUEST_TIMED_OUT', 'NOT_ENOUGH_REPLICAS_AFTER_APPEND']);
 
 export interface ProducerOptions {
   readonly id: string;
@@ -49,49 +34,46 @@ export interface ProducerOptions {
   /** Broker ids to bootstrap from (bootstrap.servers). */
   readonly bootstrap: readonly number[];
   readonly workloads: readonly ProducerWorkload[];
+  /**
+   * The config names the user set explicitly. Kafka refuses conflicting explicit settings (ConfigException)
+   * and quietly adjusts defaults; without this set every setting counts as a default.
+   */
+  readonly explicitConfig?: ReadonlySet<string>;
 }
 
+/** A send() waiting for metadata or buffer memory (the application thread blocks, up to max.block.ms). */
 interface Blocked {
   readonly topic: string;
   readonly explicit: number | undefined;
   readonly rec: PendingRecord;
   readonly deadlineUs: Micros;
+  /** Counted in BufferPool.queued (waiting for memory rather than metadata). */
+  waitingForMemory: boolean;
 }
 
 /**
- * Kafka's producer [clients/.../producer/KafkaProducer.java, internals/Sender.java, TransactionManager.java]:
- * the application's send() chooses a partition and appends to the accumulator; the sender drains ready
- * batches to partition leaders with up to max.in.flight.requests.per.connection requests per broker,
- * retries within delivery.timeout.ms, and — with idempotence — numbers every batch so that retries can
- * neither duplicate nor reorder records.
+ * Kafka's producer, the application side [clients/.../producer/KafkaProducer.java `doSend`]: send() waits for
+ * the topic's metadata, chooses the partition (explicit, murmur2 of the key, or the sticky partition), checks
+ * the record's size and appends it to the accumulator, waiting for buffer memory when there is none — each wait
+ * bounded by max.block.ms. The Sender (sender.ts) does the rest. The workload model drives send().
  */
 export class Producer extends Process {
   readonly config: ProducerConfig;
-  private readonly metadata: ClientMetadata;
+  /** After the idempotence and delivery-timeout rules (producerConfigRules.ts). */
+  readonly idempotent: boolean;
+  readonly deliveryTimeoutMs: number;
+  readonly metadata: ClientMetadata;
   private readonly net: NetworkClient;
-  private readonly accumulator: RecordAccumulator;
+  readonly accumulator: RecordAccumulator;
+  readonly transactionManager: TransactionManager<ProducerBatch> | null;
+  private readonly sender: Sender;
+  private readonly pool: BufferPool;
   private readonly partitioners = new Map<string, BuiltInPartitioner>();
   private readonly views = new Map<string, { version: number; view: TopicPartitionsView }>();
-  private readonly backoff: ExponentialBackoff;
-  private readonly idempotent: boolean;
-  private readonly acks: -1 | 0 | 1;
-
-  // idempotence (TransactionManager, non-transactional)
-  private producerId = -1;
-  private producerEpoch = -1;
-  private initPidInFlight = false;
-  private readonly nextSequence = new Map<string, number>();
-  /** Batches sent and not yet resolved, per partition, in sequence order. */
-  private readonly unresolved = new Map<string, ProducerBatch[]>();
-  /** Partitions with a batch in flight (for max.in.flight.requests.per.connection = 1 ordering). */
-  private readonly inFlightPartitions = new Set<string>();
-
-  private metadataInFlight = false;
-  private metadataWanted = true;
-  private metadataAttempts = 0;
-  private senderTimer: TimerId = NO_TIMER;
-  private senderTimerAt = Infinity;
   private readonly blocked: Blocked[] = [];
+  private blockedTimer: TimerId = NO_TIMER;
+  private blockedTimerAt = Infinity;
+  private unblockScheduled = false;
   private sentCount = 0;
   /** The workload generator stopped (the scenario's quiet period); sends in flight still complete. */
   private workloadStopped = false;
@@ -103,33 +85,44 @@ export class Producer extends Process {
   ) {
     super(opts.id, ctx);
     this.config = opts.config;
-    this.acks = opts.config.acks === 'all' ? -1 : opts.config.acks === '1' ? 1 : 0;
-    // Idempotence needs acks=all and retries; Kafka turns it off silently when it was not set explicitly.
-    this.idempotent = opts.config['enable.idempotence'] && this.acks === -1 && opts.config.retries > 0;
+    const effective = effectiveProducerConfig(opts.config, opts.explicitConfig);
+    if (effective.errors.length > 0) throw new Error(`producer ${opts.id}: ${effective.errors.join('; ')}`);
+    this.idempotent = effective.idempotent;
+    this.deliveryTimeoutMs = effective.deliveryTimeoutMs;
+    const acks = opts.config.acks === 'all' ? -1 : opts.config.acks === '1' ? 1 : 0;
     this.metadata = new ClientMetadata(opts.bootstrap);
     this.net = new NetworkClient(this);
-    this.backoff = retryBackoff(opts.config['retry.backoff.ms'], opts.config['retry.backoff.max.ms'], this.random.fork('backoff'));
-    this.accumulator = new RecordAccumulator(opts.config, {
-      leaderOf: (t, p) => this.metadata.leaderOf(t, p),
-      leaderEpochOf: (t, p) => this.metadata.leaderEpochOf(t, p),
-      retryBackoffUs: (b) => ms(this.backoff.backoff(Math.max(0, b.attempts - 1))),
-      canDrain: (b) => this.canDrain(b),
+    this.pool = new BufferPool(opts.config['buffer.memory']);
+    this.transactionManager = this.idempotent ? new TransactionManager<ProducerBatch>() : null;
+    this.accumulator = new RecordAccumulator(opts.config, this.pool, this.transactionManager, new CompressionRatioEstimator(), this.deliveryTimeoutMs);
+    const pick = this.random.fork('least-loaded-node');
+    this.sender = new Sender({
+      owner: this,
+      config: opts.config,
+      acks,
+      metadata: this.metadata,
+      net: this.net,
+      accumulator: this.accumulator,
+      transactionManager: this.transactionManager,
+      connections: new ClusterConnectionStates(
+        reconnectBackoff(opts.config['reconnect.backoff.ms'], opts.config['reconnect.backoff.max.ms'], this.random.fork('reconnect-backoff')),
+      ),
+      retryBackoff: retryBackoff(opts.config['retry.backoff.ms'], opts.config['retry.backoff.max.ms'], this.random.fork('backoff')),
+      hooks: {
+        exhausted: () => this.pool.queued > 0,
+        progress: () => this.scheduleUnblock(),
+        updateLoadStats: () => this.updateLoadStats(),
+      },
+      pickStart: (n) => pick.int(0, n),
     });
     this.valuePrefix = ctx.incarnation === 0 ? opts.id : `${opts.id}.${ctx.incarnation}`;
   }
 
   override onStart(): void {
-    this.refreshMetadata();
-    if (this.idempotent) this.initProducerId('startup');
+    this.metadata.requestUpdate();
+    this.sender.wakeup();
     const workloadRandom = this.random.fork('workload');
     this.opts.workloads.forEach((w, i) => this.startWorkload(w, workloadRandom.fork(String(i))));
-    const maxAge = ms(this.config['metadata.max.age.ms']);
-    const periodic = (): void => {
-      this.metadataWanted = true;
-      this.refreshMetadata();
-      this.setTimer(maxAge, periodic);
-    };
-    this.setTimer(maxAge, periodic);
   }
 
   onMessage(from: string, msg: unknown): void {
@@ -138,11 +131,12 @@ export class Producer extends Process {
 
   override onDisconnect(peer: string): void {
     this.net.onDisconnect(peer);
+    this.sender.onDisconnect(peer);
   }
 
-  // ---- the application side ----
+  // ---- the workload ----
 
-  private startWorkload(w: ProducerWorkload, random: ReturnType<typeof this.random.fork>): void {
+  private startWorkload(w: ProducerWorkload, random: Random): void {
     const keys = w.keys ?? { kind: 'none' as const };
     const start = ms(w.startMs ?? 0);
     const stop = w.stopMs === undefined ? Infinity : ms(w.stopMs);
@@ -175,15 +169,16 @@ export class Producer extends Process {
     // Poisson arrivals, handled a millisecond at a time so a busy producer costs one event per ms.
     // A producer that (re)starts late begins now rather than catching up on the arrivals it missed.
     let next = Math.max(start, this.now) + Math.round(random.exponential(meanUs));
+    const more = (): boolean => next < stop && (w.maxRecords === undefined || count < w.maxRecords);
     const tick = (): void => {
       const until = this.now + 1000;
-      while (next <= until && next < stop && (w.maxRecords === undefined || count < w.maxRecords)) {
+      while (next <= until && more()) {
         sendOne();
         next += Math.max(1, Math.round(random.exponential(meanUs)));
       }
-      if (!this.workloadStopped && next < stop && (w.maxRecords === undefined || count < w.maxRecords)) this.setTimer(Math.max(0, next - this.now), tick);
+      if (!this.workloadStopped && more()) this.setTimer(Math.max(0, next - this.now), tick);
     };
-    if (next < stop) this.setTimer(Math.max(0, next - this.now), tick);
+    if (more()) this.setTimer(Math.max(0, next - this.now), tick);
   }
 
   /** Stops generating records; what was sent still completes (the scenario's quiet period). */
@@ -191,47 +186,78 @@ export class Producer extends Process {
     this.workloadStopped = true;
   }
 
-  /** KafkaProducer.send(): choose the partition, append to the accumulator, wake the sender. */
+  // ---- send() [KafkaProducer.doSend] ----
+
+  /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. */
   produce(topic: string, key: string | null, value: string, valueBytes: number, explicitPartition?: number): void {
     const input: ProducerRecordInput = { key, value, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
     const rec: PendingRecord = { input, value, sentAtUs: this.now };
-    if (this.blocked.length > 0 || this.metadata.partitionCount(topic) === null) {
-      // send() blocks (up to max.block.ms) behind earlier blocked sends, or until the topic's metadata arrives.
+    // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.
+    const upperBound = RECORD_BATCH_OVERHEAD + recordSize({ offsetDelta: 0, timestampDelta: 0, key, value, valueSize: valueBytes, headers: [] });
+    if (upperBound > this.config['max.request.size'] || upperBound > this.config['buffer.memory']) {
       this.trace.emit('send.invoke', this.id, { topic, partition: explicitPartition ?? -1, key, value });
-      this.blocked.push({ topic, explicit: explicitPartition, rec, deadlineUs: this.now + ms(this.config['max.block.ms']) });
-      if (this.metadata.partitionCount(topic) === null) this.requestMetadata();
-      this.scheduleSender(0);
+      this.failBlocked(topic, explicitPartition, rec, 'RECORD_TOO_LARGE');
       return;
     }
-    this.appendRecord(topic, explicitPartition, rec, true);
+    if (this.blocked.length > 0 || !this.metadataReady(topic, explicitPartition)) {
+      // send() blocks (up to max.block.ms) behind earlier blocked sends, or until the topic's metadata arrives.
+      this.trace.emit('send.invoke', this.id, { topic, partition: explicitPartition ?? -1, key, value });
+      this.block({ topic, explicit: explicitPartition, rec, deadlineUs: this.now + ms(this.config['max.block.ms']), waitingForMemory: false });
+      return;
+    }
+    this.appendRecord(topic, explicitPartition, rec, upperBound, true);
   }
 
-  /** Returns false when buffer.memory had no room (the record stays blocked). */
-  private appendRecord(topic: string, explicit: number | undefined, rec: PendingRecord, emitInvoke: boolean): boolean {
+  /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
+  private metadataReady(topic: string, explicit: number | undefined): boolean {
+    const n = this.metadata.partitionCount(topic);
+    return n !== null && (explicit === undefined || explicit < n);
+  }
+
+  private block(b: Blocked): void {
+    this.blocked.push(b);
+    if (b.waitingForMemory) {
+      // While anyone waits for memory every partition counts as ready, so the sender frees it fast.
+      this.pool.queued++;
+      this.sender.wakeup();
+    }
+    if (!this.metadataReady(b.topic, b.explicit)) {
+      this.metadata.requestUpdateForNewTopics();
+      this.sender.wakeup();
+    }
+    this.armBlockedTimer();
+  }
+
+  /**
+   * Appends one record [RecordAccumulator.append]; false when buffer.memory had no room (the caller keeps it
+   * waiting). A keyless record goes to the sticky partition; when that partition's last batch has no room, the
+   * batch is closed and a switch that was held back until a batch filled happens before a new batch is opened
+   * there [RecordAccumulator.partitionChanged].
+   */
+  private appendRecord(topic: string, explicit: number | undefined, rec: PendingRecord, upperBound: number, emitInvoke: boolean): boolean {
     const n = this.metadata.partitionCount(topic)!;
     let partition = choosePartition(explicit, rec.input.key, n, this.config['partitioner.ignore.keys']);
-    const size = recordSize({ offsetDelta: 0, timestampDelta: 0, key: rec.input.key, value: rec.input.value, valueSize: rec.input.valueSize ?? 0, headers: [] });
-    let sticky: BuiltInPartitioner | undefined;
-    let view: TopicPartitionsView | undefined;
-    if (partition === UNKNOWN_PARTITION) {
-      sticky = this.partitionerFor(topic);
-      view = this.partitionsView(topic, n);
-      partition = sticky.partitionForAppend(view, (p) => this.accumulator.lastBatchFull(topic, p));
+    const sticky = partition === UNKNOWN_PARTITION ? this.partitionerFor(topic) : undefined;
+    const view = sticky ? this.partitionsView(topic, n) : undefined;
+    const allBatchesFull = (p: number) => this.accumulator.allBatchesFull(topic, p);
+    let r: RecordAppendResult | null;
+    for (;;) {
+      if (sticky) partition = sticky.partitionForAppend(view!, allBatchesFull);
+      r = this.accumulator.tryAppend(topic, partition, rec);
+      if (r) break;
+      if (sticky && sticky.partitionForAppend(view!, allBatchesFull) !== partition) continue;
+      r = this.accumulator.appendNewBatch(topic, partition, rec, upperBound, this.now);
+      break;
     }
     if (emitInvoke) this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.input.key, value: rec.value });
-    const queued = this.accumulator.batchesOf(topic, partition);
-    const last = queued[queued.length - 1];
-    const before = last && !last.closed ? last.estimatedBytes : 0;
-    const batch = this.accumulator.append(topic, partition, rec, size, this.now, this.config['compression.type']);
-    if (!batch) {
-      if (emitInvoke) this.blocked.push({ topic, explicit, rec, deadlineUs: this.now + ms(this.config['max.block.ms']) });
+    if (!r) {
+      if (emitInvoke) this.block({ topic, explicit, rec, deadlineUs: this.now + ms(this.config['max.block.ms']), waitingForMemory: true });
       return false;
     }
-    // The sticky partitioner counts the batch's growth, header included for a new batch [RecordAccumulator.append].
-    const grew = batch === last ? batch.estimatedBytes - before : batch.estimatedBytes;
-    if (sticky && view) sticky.updatePartitionInfo(partition, grew, this.accumulator.lastBatchFull(topic, partition), view);
-    if (batch.isFull || this.config['linger.ms'] === 0) this.scheduleSender(0);
-    else this.scheduleSender(Math.max(0, batch.createdUs + ms(this.config['linger.ms']) - this.now));
+    // The sticky partitioner counts the queue's growth, and may switch once the last batch is full [RecordAccumulator.append].
+    if (sticky) sticky.updatePartitionInfo(partition, r.appendedBytes, allBatchesFull(partition), view!);
+    // The sender wakes for a new batch (to start its linger) or a full one [KafkaProducer.doSend].
+    if (r.newBatchCreated || r.batch.isFull) this.sender.wakeup();
     return true;
   }
 
@@ -263,285 +289,75 @@ export class Producer extends Process {
     return view;
   }
 
-  /** Feeds the adaptive partitioner the queue sizes on every ready check [RecordAccumulator.partitionReady]. */
+  /**
+   * Feeds the adaptive partitioner the queue sizes on every ready check [RecordAccumulator.partitionReady]: only
+   * partitions that have a queue take part, so until every partition had a batch the choice stays uniform.
+   */
   private updateLoadStats(): void {
     for (const [topic, partitioner] of this.partitioners) {
       const n = this.metadata.partitionCount(topic) ?? 0;
-      const queues = [];
-      for (let p = 0; p < n; p++) {
-        queues.push({ partition: p, leaderKnown: this.metadata.leaderOf(topic, p) >= 0, queueSize: this.accumulator.queueSize(topic, p) });
-      }
+      const queues: PartitionQueueState[] = this.accumulator
+        .queueSizes(topic)
+        .map((q) => ({ partition: q.partition, queueSize: q.queueSize, leaderKnown: this.metadata.leaderOf(topic, q.partition) >= 0 }));
       partitioner.updatePartitionLoadStats(queues, n);
     }
   }
 
-  /** Retries blocked sends in order (memory freed, metadata arrived) and fails those past max.block.ms. */
+  // ---- blocked sends ----
+
+  private scheduleUnblock(): void {
+    if (this.unblockScheduled || this.blocked.length === 0) return;
+    this.unblockScheduled = true;
+    this.setTimer(0, () => {
+      this.unblockScheduled = false;
+      this.unblock();
+    });
+  }
+
+  private armBlockedTimer(): void {
+    const first = this.blocked[0];
+    const at = first ? first.deadlineUs : Infinity;
+    if (at === this.blockedTimerAt) return;
+    this.cancelTimer(this.blockedTimer);
+    this.blockedTimer = NO_TIMER;
+    this.blockedTimerAt = at;
+    if (at !== Infinity) {
+      this.blockedTimer = this.setTimer(Math.max(0, at - this.now), () => {
+        this.blockedTimer = NO_TIMER;
+        this.blockedTimerAt = Infinity;
+        this.unblock();
+      });
+    }
+  }
+
+  /** Waiting sends continue in order once metadata or memory is there; those past max.block.ms fail. */
   private unblock(): void {
     while (this.blocked.length > 0) {
       const b = this.blocked[0]!;
       if (this.now >= b.deadlineUs) {
         this.blocked.shift();
-        this.trace.emit('send.fail', this.id, { topic: b.topic, partition: b.explicit ?? -1, error: 'TIMEOUT', values: [b.rec.value], definite: true });
+        if (b.waitingForMemory) this.pool.queued--;
+        // BufferExhaustedException when it (or the send ahead of it) waited for memory; TimeoutException for metadata.
+        this.failBlocked(b.topic, b.explicit, b.rec, this.metadataReady(b.topic, b.explicit) ? 'BUFFER_EXHAUSTED' : 'TIMEOUT');
         continue;
       }
-      if (this.metadata.partitionCount(b.topic) === null) break;
-      // The invocation was recorded when send() was called.
-      const ok = this.appendRecordQuiet(b);
-      if (!ok) break;
+      if (!this.metadataReady(b.topic, b.explicit)) break;
+      const upperBound = RECORD_BATCH_OVERHEAD + recordSize({ offsetDelta: 0, timestampDelta: 0, key: b.rec.input.key, value: b.rec.value, valueSize: b.rec.input.valueSize ?? 0, headers: [] });
+      if (!this.appendRecord(b.topic, b.explicit, b.rec, upperBound, false)) {
+        if (!b.waitingForMemory) {
+          b.waitingForMemory = true;
+          this.pool.queued++;
+          this.sender.wakeup();
+        }
+        break;
+      }
       this.blocked.shift();
+      if (b.waitingForMemory) this.pool.queued--;
     }
+    this.armBlockedTimer();
   }
 
-  private appendRecordQuiet(b: Blocked): boolean {
-    return this.appendRecord(b.topic, b.explicit, b.rec, false);
-  }
-
-  // ---- metadata ----
-
-  private requestMetadata(): void {
-    this.metadataWanted = true;
-    this.refreshMetadata();
-  }
-
-  private refreshMetadata(): void {
-    if (this.metadataInFlight || !this.metadataWanted) return;
-    const node = this.leastLoadedNode();
-    this.metadataInFlight = true;
-    this.metadataWanted = false;
-    this.net.send<{ type: 'Metadata'; topics: null }, MetadataResponse>(
-      brokerActorId(node),
-      { type: 'Metadata', topics: null },
-      { timeoutMs: this.config['request.timeout.ms'] },
-      (o) => {
-        this.metadataInFlight = false;
-        if (o.ok) {
-          this.metadataAttempts = 0;
-          this.metadata.update(o.response, this.now);
-          this.unblock();
-          this.scheduleSender(0);
-        } else {
-          this.metadataAttempts++;
-          this.metadataWanted = true;
-          this.setTimer(ms(this.backoff.backoff(this.metadataAttempts - 1)), () => this.refreshMetadata());
-        }
-      },
-    );
-  }
-
-  /** The known broker with the fewest requests in flight; ties rotate by a seeded draw [NetworkClient.leastLoadedNode]. */
-  private leastLoadedNode(): number {
-    const nodes = this.metadata.knownBrokers();
-    const offset = this.random.int(0, nodes.length);
-    let best = nodes[offset]!;
-    let bestLoad = Infinity;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[(offset + i) % nodes.length]!;
-      const load = this.net.inFlight(brokerActorId(n));
-      if (load < bestLoad) {
-        best = n;
-        bestLoad = load;
-      }
-    }
-    return best;
-  }
-
-  // ---- idempotence ----
-
-  private initProducerId(reason: string): void {
-    if (this.initPidInFlight) return;
-    this.initPidInFlight = true;
-    this.net.send<{ type: 'InitProducerId'; transactionalId: null }, InitProducerIdResponse>(
-      brokerActorId(this.leastLoadedNode()),
-      { type: 'InitProducerId', transactionalId: null },
-      { timeoutMs: this.config['request.timeout.ms'] },
-      (o) => {
-        this.initPidInFlight = false;
-        if (o.ok && o.response.error === 'NONE') {
-          this.producerId = o.response.producerId;
-          this.producerEpoch = o.response.producerEpoch;
-          this.trace.emit('producer.id', this.id, { producerId: this.producerId, producerEpoch: this.producerEpoch, reason });
-          this.scheduleSender(0);
-        } else {
-          this.setTimer(ms(this.config['retry.backoff.ms']), () => this.initProducerId(reason));
-        }
-      },
-    );
-  }
-
-  private canDrain(b: ProducerBatch): boolean {
-    const k = `${b.topic}\u0000${b.partition}`;
-    if (this.idempotent) {
-      if (this.producerId < 0) return false;
-      const list = this.unresolved.get(k);
-      // A retried batch goes only when it is the first unresolved one, so sequences reach the broker in order.
-      if (b.baseSequence >= 0) return !!list && list[0] === b && !this.inFlightPartitions.has(k);
-      // The broker remembers 5 batches per producer: never have more unresolved.
-      if (list && list.length >= 5) return false;
-      if (list && list.length > 0 && list[0]!.lastRetryUs >= 0 && !list[0]!.inFlight) return false;
-      return true;
-    }
-    // Without idempotence, ordering is only kept with one request in flight [Sender guaranteeMessageOrder].
-    if (this.config['max.in.flight.requests.per.connection'] === 1) return !this.inFlightPartitions.has(k);
-    return true;
-  }
-
-  /** Bumps the epoch locally and renumbers what is still unresolved [TransactionManager.bumpIdempotentEpochAndResetIdIfNeeded]. */
-  private bumpEpoch(reason: string): void {
-    this.producerEpoch++;
-    this.trace.emit('producer.id', this.id, { producerId: this.producerId, producerEpoch: this.producerEpoch, reason });
-    for (const [k, list] of this.unresolved) {
-      let seq = 0;
-      for (const b of list) {
-        b.resetSequence(this.producerId, this.producerEpoch, seq);
-        seq += b.recordCount;
-      }
-      this.nextSequence.set(k, seq);
-    }
-    for (const k of [...this.nextSequence.keys()]) if (!this.unresolved.get(k)?.length) this.nextSequence.set(k, 0);
-  }
-
-  // ---- the sender ----
-
-  private scheduleSender(delayUs: Micros): void {
-    const at = this.now + Math.max(0, delayUs);
-    if (at >= this.senderTimerAt) return;
-    this.cancelTimer(this.senderTimer);
-    this.senderTimerAt = at;
-    this.senderTimer = this.setTimer(at - this.now, () => {
-      this.senderTimerAt = Infinity;
-      this.senderTimer = NO_TIMER;
-      this.runSender();
-    });
-  }
-
-  /** One pass of Sender.runOnce: expire, find ready leaders, drain and send. */
-  private runSender(): void {
-    const now = this.now;
-    for (const b of this.accumulator.expired(now)) this.failBatch(b, 'TIMEOUT');
-    this.unblock();
-    const exhausted = this.blocked.length > 0 && this.metadata.partitionCount(this.blocked[0]!.topic) !== null;
-    const ready = this.accumulator.ready(now, exhausted);
-    if (this.partitioners.size > 0) this.updateLoadStats();
-    if (ready.unknownLeader) this.requestMetadata();
-    const maxInFlight = this.config['max.in.flight.requests.per.connection'];
-    for (const node of ready.nodes) {
-      const actor = brokerActorId(node);
-      if (this.net.inFlight(actor) >= maxInFlight) continue;
-      const batches = this.accumulator.drain(node, now);
-      if (batches.length === 0) continue;
-      this.sendProduce(node, batches);
-    }
-    let next = ready.nextCheckUs;
-    const oldest = this.accumulator.oldestBatchUs();
-    if (oldest !== Infinity) next = Math.min(next, oldest + ms(this.config['delivery.timeout.ms']) - now);
-    if (this.blocked.length > 0) next = Math.min(next, this.blocked[0]!.deadlineUs - now);
-    if (next !== Infinity) this.scheduleSender(Math.max(1, next));
-  }
-
-  private sendProduce(node: number, batches: ProducerBatch[]): void {
-    let bytes = 0;
-    for (const b of batches) {
-      const k = `${b.topic}\u0000${b.partition}`;
-      if (this.idempotent && b.baseSequence < 0) {
-        const seq = this.nextSequence.get(k) ?? 0;
-        b.resetSequence(this.producerId, this.producerEpoch, seq);
-        this.nextSequence.set(k, (seq + b.recordCount) % 0x80000000);
-        let list = this.unresolved.get(k);
-        if (!list) this.unresolved.set(k, (list = []));
-        list.push(b);
-      }
-      b.attempts++;
-      b.inFlight = true;
-      this.inFlightPartitions.add(k);
-      bytes += b.toRecordBatch().sizeInBytes;
-    }
-    const request = {
-      type: 'Produce' as const,
-      acks: this.acks,
-      timeoutMs: this.config['request.timeout.ms'],
-      partitions: batches.map((b) => ({ topic: b.topic, partition: b.partition, batch: b.toRecordBatch() })),
-    };
-    if (this.acks === 0) {
-      // No response will come: the send counts as done once it is on the wire.
-      this.net.send(brokerActorId(node), request, { timeoutMs: this.config['request.timeout.ms'], bytes, expectResponse: false }, () => {});
-      for (const b of batches) this.completeBatch(b, -1, node);
-      return;
-    }
-    this.net.send<typeof request, ProduceResponse>(brokerActorId(node), request, { timeoutMs: this.config['request.timeout.ms'], bytes }, (o) =>
-      this.handleProduceResponse(node, batches, o),
-    );
-  }
-
-  private handleProduceResponse(node: number, batches: ProducerBatch[], o: Outcome<ProduceResponse>): void {
-    const byTp = new Map<string, ProducePartitionResponse>();
-    if (o.ok) for (const p of o.response.partitions) byTp.set(`${p.topic}\u0000${p.partition}`, p);
-    for (const b of batches) {
-      const k = `${b.topic}\u0000${b.partition}`;
-      this.inFlightPartitions.delete(k);
-      b.inFlight = false;
-      const error: KafkaError = o.ok ? (byTp.get(k)?.error ?? 'UNKNOWN_SERVER_ERROR') : o.error;
-      if (error === 'NONE') {
-        this.completeBatch(b, byTp.get(k)!.baseOffset, node);
-      } else if (error === 'DUPLICATE_SEQUENCE_NUMBER') {
-        this.completeBatch(b, -1, node);
-      } else {
-        this.handleBatchError(b, error, node);
-      }
-    }
-    this.scheduleSender(0);
-  }
-
-  private handleBatchError(b: ProducerBatch, error: KafkaError, node: number): void {
-    if (MAYBE_APPENDED.has(error)) b.mayHaveBeenAppended = true;
-    if (INVALID_METADATA.has(error)) this.requestMetadata();
-    const k = `${b.topic}\u0000${b.partition}`;
-    const expired = this.now - b.createdUs >= ms(this.config['delivery.timeout.ms']);
-    let retriable = isRetriable(error) && b.attempts <= this.config.retries && !expired;
-    if (this.idempotent && error === 'OUT_OF_ORDER_SEQUENCE_NUMBER') {
-      // Not the first unresolved batch: an earlier one failed, so this one is simply retried after it.
-      // The first one: a real gap on the broker — bump the epoch, renumber, and retry [TransactionManager.canRetry].
-      const list = this.unresolved.get(k);
-      if (list && list[0] === b) this.bumpEpoch('OUT_OF_ORDER_SEQUENCE_NUMBER');
-      retriable = !expired;
-    }
-    if (retriable) {
-      b.failedLeaderEpoch = this.metadata.leaderEpochOf(b.topic, b.partition);
-      this.trace.emit('send.retry', this.id, { topic: b.topic, partition: b.partition, error, attempt: b.attempts, sequence: b.baseSequence, broker: node });
-      this.accumulator.reenqueue(b, this.now);
-      return;
-    }
-    this.failBatch(b, error);
-  }
-
-  private completeBatch(b: ProducerBatch, baseOffset: number, node: number): void {
-    this.removeUnresolved(b);
-    this.accumulator.deallocate(b);
-    this.trace.emit('send.ok', this.id, {
-      topic: b.topic,
-      partition: b.partition,
-      offset: baseOffset,
-      values: b.records.map((r) => r.value),
-      broker: node,
-      acks: this.config.acks,
-    });
-  }
-
-  private failBatch(b: ProducerBatch, error: KafkaError | 'TIMEOUT'): void {
-    const wasUnresolved = this.removeUnresolved(b);
-    this.accumulator.deallocate(b);
-    const definite = !b.mayHaveBeenAppended && !(error === 'TIMEOUT' && b.attempts > 0);
-    this.trace.emit('send.fail', this.id, { topic: b.topic, partition: b.partition, error, values: b.records.map((r) => r.value), definite });
-    // A batch whose fate is unknown leaves a hole in the sequence: start a new epoch.
-    if (this.idempotent && wasUnresolved && this.producerId >= 0) this.bumpEpoch(`failed batch (${error})`);
-  }
-
-  private removeUnresolved(b: ProducerBatch): boolean {
-    const k = `${b.topic}\u0000${b.partition}`;
-    const list = this.unresolved.get(k);
-    if (!list) return false;
-    const i = list.indexOf(b);
-    if (i < 0) return false;
-    list.splice(i, 1);
-    return true;
+  private failBlocked(topic: string, explicit: number | undefined, rec: PendingRecord, error: ClientError): void {
+    this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [rec.value], definite: true });
   }
 }

@@ -1,5 +1,15 @@
 import type { Micros } from '../../../core/time';
-import { buildBatch, recordSize, type CompressionType, type ProducerRecordInput, type RecordBatch } from '../../records';
+import {
+  NO_PRODUCER_EPOCH,
+  NO_PRODUCER_ID,
+  NO_SEQUENCE,
+  RECORD_BATCH_OVERHEAD,
+  buildBatch,
+  recordSize,
+  type CompressionType,
+  type ProducerRecordInput,
+  type RecordBatch,
+} from '../../records';
 
 /** One record the application handed to send(), with what the history needs to know about it. */
 export interface PendingRecord {
@@ -9,29 +19,49 @@ export interface PendingRecord {
   readonly sentAtUs: Micros;
 }
 
+/** Estimates of compressed sizes are padded by this factor [MemoryRecordsBuilder.COMPRESSION_RATE_ESTIMATION_FACTOR]. */
+export const COMPRESSION_RATE_ESTIMATION_FACTOR = 1.05;
+
 /**
  * A batch of records for one partition in the producer [clients/.../producer/internals/ProducerBatch.java].
- * It is open for appends until drained; its content is then fixed, and every retry resends the same
- * records with the same sequence numbers.
+ * It is open for appends until drained; its content is then fixed, and every retry resends the same records
+ * (with the same sequence numbers, unless an epoch bump renumbered them).
  */
 export class ProducerBatch {
   readonly records: PendingRecord[] = [];
-  /** Estimated bytes on the wire. */
-  estimatedBytes = 61;
-  /** Memory taken from buffer.memory: max(batch.size, first record) as BufferPool hands it out. */
+  /** Bytes of the records section before compression. */
+  private uncompressedBytes = 0;
+  /** Bytes on the wire as the producer estimates them [MemoryRecordsBuilder.estimatedBytesWritten]. */
+  estimatedBytes = RECORD_BATCH_OVERHEAD;
+  /** Memory taken from buffer.memory: max(batch.size, the first record's upper bound), as BufferPool hands it out. */
   readonly allocatedBytes: number;
+  /** No more appends (drained, or a newer batch took over) [ProducerBatch.closeForRecordAppends]. */
   closed = false;
+  /** Times the batch was put back after a failed attempt (Kafka's attempts()). */
   attempts = 0;
-  /** Set when a failed attempt may still have been written (timeout, disconnect, NOT_ENOUGH_REPLICAS_AFTER_APPEND). */
+  /** Sends so far (attempts + 1 once sent). */
+  sends = 0;
+  /** Put back at least once [ProducerBatch.inRetry]. */
+  retry = false;
+  /** A failed attempt may still have been written (timeout, disconnect, NOT_ENOUGH_REPLICAS_AFTER_APPEND). */
   mayHaveBeenAppended = false;
+  /** On the wire now. */
   inFlight = false;
-  /** When it was last put back after a failure (us), -1 never. */
-  lastRetryUs: Micros = -1;
-  /** The leader epoch it failed against, to skip the backoff once the leader changed. */
-  failedLeaderEpoch = -1;
-  producerId = -1;
-  producerEpoch = -1;
-  baseSequence = -1;
+  /** Completed or failed for good; a late response changes nothing [ProducerBatch.isDone]. */
+  done = false;
+  /** Creation, then the time of each re-enqueue [ProducerBatch.lastAttemptMs]. */
+  lastAttemptUs: Micros;
+  drainedUs: Micros = -1;
+  /** The retry backoff drawn when the batch was put back (jitter drawn once per retry). */
+  retryBackoffUs: Micros = 0;
+  /** The leader epoch last seen for the partition, -1 none [ProducerBatch.currentLeaderEpoch]. */
+  private currentLeaderEpoch = -1;
+  private attemptsWhenLeaderLastChanged = 0;
+  producerId = NO_PRODUCER_ID;
+  producerEpoch = NO_PRODUCER_EPOCH;
+  baseSequence = NO_SEQUENCE;
+  /** The sequence was rewritten by an epoch bump [ProducerBatch.sequenceHasBeenReset]. */
+  sequenceHasBeenReset = false;
   private built: RecordBatch | null = null;
 
   constructor(
@@ -40,20 +70,31 @@ export class ProducerBatch {
     readonly createdUs: Micros,
     readonly capacity: number,
     readonly compression: CompressionType,
+    /** The topic's estimated compression ratio when the batch was opened (1 for none). */
+    private readonly estimatedCompressionRatio: number = 1,
   ) {
     this.allocatedBytes = capacity;
+    this.lastAttemptUs = createdUs;
   }
 
   get recordCount(): number {
     return this.records.length;
   }
 
-  /** Adds a record if it fits (a new batch always takes its first record). */
+  /** The record section's bytes before compression (for the compression-ratio estimate). */
+  get uncompressedRecordsBytes(): number {
+    return this.uncompressedBytes;
+  }
+
+  /**
+   * Adds a record if there is room: the first record always fits; later ones must fit under the batch's
+   * capacity, counting the new record uncompressed [MemoryRecordsBuilder.hasRoomFor].
+   */
   tryAppend(r: PendingRecord): boolean {
-    if (this.closed) return false;
+    if (this.isFull) return false;
     const size = recordSize({
       offsetDelta: this.records.length,
-      timestampDelta: 0,
+      timestampDelta: this.records.length === 0 ? 0 : r.input.timestamp - this.records[0]!.input.timestamp,
       key: r.input.key,
       value: r.input.value,
       valueSize: r.input.valueSize ?? 0,
@@ -61,16 +102,76 @@ export class ProducerBatch {
     });
     if (this.records.length > 0 && this.estimatedBytes + size > this.capacity) return false;
     this.records.push(r);
-    this.estimatedBytes += size;
+    this.uncompressedBytes += size;
+    this.estimatedBytes =
+      this.compression === 'none'
+        ? RECORD_BATCH_OVERHEAD + this.uncompressedBytes
+        : RECORD_BATCH_OVERHEAD + Math.trunc(this.uncompressedBytes * this.estimatedCompressionRatio * COMPRESSION_RATE_ESTIMATION_FACTOR);
     return true;
   }
 
-  /** No more room for a typical record: the batch counts as full for readiness and sticky switching. */
+  /** Closed, or no room left at all [MemoryRecordsBuilder.isFull]. */
   get isFull(): boolean {
-    return this.closed || this.estimatedBytes >= this.capacity;
+    return this.closed || (this.records.length > 0 && this.capacity <= this.estimatedBytes);
   }
 
-  /** The wire batch (built once, on the first send; retries reuse it). */
+  /** Time since creation or the last re-enqueue [ProducerBatch.waitedTimeMs]. */
+  waitedTimeUs(nowUs: Micros): Micros {
+    return Math.max(0, nowUs - this.lastAttemptUs);
+  }
+
+  /** delivery.timeout.ms counts from creation: linger, queueing, every attempt and backoff [ProducerBatch.hasReachedDeliveryTimeout]. */
+  hasReachedDeliveryTimeout(deliveryTimeoutUs: Micros, nowUs: Micros): boolean {
+    return deliveryTimeoutUs <= nowUs - this.createdUs;
+  }
+
+  /** Put back after a failed attempt [ProducerBatch.reenqueued]. */
+  reenqueued(nowUs: Micros, backoffUs: Micros): void {
+    this.attempts++;
+    this.lastAttemptUs = nowUs;
+    this.retry = true;
+    this.retryBackoffUs = backoffUs;
+    this.inFlight = false;
+  }
+
+  /** Remembers a newer leader epoch, and the attempt during which it was seen [ProducerBatch.maybeUpdateLeaderEpoch]. */
+  maybeUpdateLeaderEpoch(latestLeaderEpoch: number): void {
+    if (latestLeaderEpoch >= 0 && (this.currentLeaderEpoch < 0 || this.currentLeaderEpoch < latestLeaderEpoch)) {
+      this.currentLeaderEpoch = latestLeaderEpoch;
+      this.attemptsWhenLeaderLastChanged = this.attempts;
+    }
+  }
+
+  /** The leader changed since this retry's failure: the retry goes without backoff [ProducerBatch.hasLeaderChangedForTheOngoingRetry]. */
+  hasLeaderChangedForTheOngoingRetry(): boolean {
+    return this.attempts >= 1 && this.attempts === this.attemptsWhenLeaderLastChanged;
+  }
+
+  get hasSequence(): boolean {
+    return this.baseSequence !== NO_SEQUENCE;
+  }
+
+  /** The last sequence the batch covers, wrapping past Integer.MAX_VALUE [ProducerBatch.lastSequence]. */
+  get lastSequence(): number {
+    if (this.baseSequence === NO_SEQUENCE) return NO_SEQUENCE;
+    return incrementSequence(this.baseSequence, this.recordCount - 1);
+  }
+
+  /** Stamps producer id, epoch and base sequence at drain time [ProducerBatch.setProducerState]. */
+  setProducerState(producerId: number, producerEpoch: number, baseSequence: number): void {
+    this.producerId = producerId;
+    this.producerEpoch = producerEpoch;
+    this.baseSequence = baseSequence;
+    this.built = null;
+  }
+
+  /** An epoch bump renumbered the batch [ProducerBatch.resetProducerState]. */
+  resetProducerState(producerId: number, producerEpoch: number, baseSequence: number): void {
+    this.sequenceHasBeenReset = true;
+    this.setProducerState(producerId, producerEpoch, baseSequence);
+  }
+
+  /** The wire batch (built on the first send and after a renumbering; retries reuse it). */
   toRecordBatch(): RecordBatch {
     if (!this.built) {
       this.built = buildBatch(
@@ -85,12 +186,10 @@ export class ProducerBatch {
     }
     return this.built;
   }
+}
 
-  /** Idempotence reset after an epoch bump: new producer epoch and sequence, built anew. */
-  resetSequence(producerId: number, producerEpoch: number, baseSequence: number): void {
-    this.producerId = producerId;
-    this.producerEpoch = producerEpoch;
-    this.baseSequence = baseSequence;
-    this.built = null;
-  }
+/** Sequence arithmetic: sequences wrap from Integer.MAX_VALUE to 0 [DefaultRecordBatch.incrementSequence]. */
+export function incrementSequence(sequence: number, increment: number): number {
+  if (sequence > 0x7fffffff - increment) return increment - (0x7fffffff - sequence) - 1;
+  return sequence + increment;
 }
