@@ -191,7 +191,8 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   const reorders: string[] = [];
   for (const s of h.sendsInOrder) {
     if (s.status !== 'ok' || s.offset < 0 || s.key === null) continue;
-    const k = `${s.producer}\u0000${s.topic}\u0000${s.key}`;
+    // Order is promised within a partition: a key that moved partitions (the partition count grew) starts over.
+    const k = `${s.producer}\u0000${s.topic}\u0000${s.partition}\u0000${s.key}`;
     const prev = lastOfKey.get(k);
     if (prev && s.offset < prev.offset) {
       reorders.push(`${s.producer} sent ${prev.value} before ${s.value} (key ${s.key}) but they landed at offsets ${prev.offset} and ${s.offset}`);

@@ -22,6 +22,7 @@ import {
   type ProducerConfig,
 } from '../kafka/config/configs';
 import { readConfig, resolveConfig } from '../kafka/config/def';
+import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
 import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
@@ -273,6 +274,9 @@ export function validateScenario(raw: unknown): Scenario {
     const pid = readId(po.id, join(p, 'id'));
     claimId(pid, join(p, 'id'));
     const config = resolveConfig(PRODUCER_CONFIGS, readConfigMap(PRODUCER_CONFIGS, po.config, join(p, 'config')), join(p, 'config'));
+    // Settings Kafka refuses together when set explicitly (KafkaProducer throws a ConfigException).
+    const conflicts = effectiveProducerConfig(config, new Set(Object.keys(isRecord(po.config) ? po.config : {}))).errors;
+    if (conflicts.length > 0) throw new ValidationError(join(p, 'config'), conflicts[0], 'settings Kafka accepts together (it refuses this with a ConfigException)');
     const ws = Array.isArray(po.workload) ? po.workload : [po.workload];
     if (po.workload === undefined) throw new ValidationError(join(p, 'workload'), undefined, 'a workload (topic and rate) or a list of them');
     const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames));

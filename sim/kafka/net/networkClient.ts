@@ -43,10 +43,10 @@ export class NetworkClient {
     const p: Pending = { to, onDone, timer: NO_TIMER };
     p.timer = this.owner.setTimer(ms(opts.timeoutMs), () => {
       if (!this.pending.has(correlationId)) return;
-      // NetworkClient closes a connection whose request timed out: everything else in flight on it fails too.
+      // NetworkClient closes a connection whose request timed out, and every request in flight on it fails,
+      // oldest first, as timed out [NetworkClient.handleTimedOutRequests -> processTimeoutDisconnection].
       this.owner.disconnect(to);
-      this.failAll(to, 'NETWORK_EXCEPTION', correlationId);
-      this.finish(correlationId, { ok: false, error: 'REQUEST_TIMED_OUT' });
+      this.failAll(to, 'REQUEST_TIMED_OUT');
     });
     this.pending.set(correlationId, p);
     this.inFlightPerNode.set(to, (this.inFlightPerNode.get(to) ?? 0) + 1);
@@ -73,9 +73,10 @@ export class NetworkClient {
     return this.inFlightPerNode.get(to) ?? 0;
   }
 
-  private failAll(peer: string, error: KafkaError, except?: number): void {
+  private failAll(peer: string, error: KafkaError): void {
+    // In the order they were sent (correlation ids grow; the map keeps insertion order).
     const ids: number[] = [];
-    for (const [id, p] of this.pending) if (p.to === peer && id !== except) ids.push(id);
+    for (const [id, p] of this.pending) if (p.to === peer) ids.push(id);
     for (const id of ids) {
       const p = this.pending.get(id)!;
       this.owner.cancelTimer(p.timer);
