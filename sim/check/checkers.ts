@@ -366,7 +366,7 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
     return worst;
   };
   for (const e of events) {
-    if (e.kind === 'replica.hw') hw.set(tp(e.topic as string, e.partition as number), e.hw as number);
+    if (e.kind === 'replica.hw' && e.role !== 'follower') hw.set(tp(e.topic as string, e.partition as number), e.hw as number);
     else if (e.kind === 'consumer.commit' && e.ok) {
       for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) lastCommit.set(`${e.group as string}\u0000${tp(o.topic, o.partition)}`, o.offset);
       lagMax = Math.max(lagMax, lagNow());

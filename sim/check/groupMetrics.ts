@@ -8,8 +8,9 @@ import { History, tp } from './history';
  */
 export const GROUP_FIGURES = {
   'lag.final': 'the group\'s lag at the end: high watermark minus committed offset, summed over partitions',
-  'lag.max': 'the largest lag the group reached (summed over partitions, sampled at each of its commits)',
-  'rebalance.pause-ms': 'processing paused by rebalances, per member of the group on average (ms)',
+  'lag.max': 'the largest lag the group reached, summed over the partitions it has committed (at every commit and every high-watermark advance)',
+  'rebalance.pause-ms':
+    'processing paused by rebalances, per partition of the group on average (ms): how long partitions waited between one member giving them up and a member taking them on',
   rebalances: 'rebalances of the group',
   'records-read': 'records the group\'s members polled (with re-reads)',
   're-reads': 'records the group read more than once',
@@ -90,38 +91,16 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
   let unprocessedAll = 0;
   const unprocessedExamples: string[] = [];
 
-  // Pauses, rebalances, lag per group.
-  const pauses = new Map<string, { total: number; members: Set<string> }>();
+  // Rebalances per group.
   const rebalances = new Map<string, number>();
-  for (const e of events) {
-    if (e.kind === 'consumer.pause') {
-      const g = e.group as string;
-      let p = pauses.get(g);
-      if (!p) pauses.set(g, (p = { total: 0, members: new Set() }));
-      p.total += e.durationMs as number;
-      p.members.add(e.node);
-    } else if (e.kind === 'group.rebalance') {
-      rebalances.set(e.group as string, (rebalances.get(e.group as string) ?? 0) + 1);
-    }
-  }
-  const hw = new Map<string, number>();
-  const commits = new Map<string, Map<string, number>>();
-  const lagMax = new Map<string, number>();
+  for (const e of events) if (e.kind === 'group.rebalance') rebalances.set(e.group as string, (rebalances.get(e.group as string) ?? 0) + 1);
+  const pauses = partitionPauses(events);
+  const lag = groupLag(events);
   const lagOf = (g: string, hwOf: (k: string) => number) => {
     let sum = 0;
-    for (const [k, c] of commits.get(g) ?? []) sum += Math.max(0, hwOf(k) - c);
+    for (const [k, c] of lag.commits.get(g) ?? []) sum += Math.max(0, hwOf(k) - c);
     return sum;
   };
-  for (const e of events) {
-    if (e.kind === 'replica.hw') hw.set(tp(e.topic as string, e.partition as number), e.hw as number);
-    else if (e.kind === 'consumer.commit' && e.ok) {
-      const g = e.group as string;
-      let m = commits.get(g);
-      if (!m) commits.set(g, (m = new Map()));
-      for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) m.set(tp(o.topic, o.partition), o.offset);
-      lagMax.set(g, Math.max(lagMax.get(g) ?? 0, lagOf(g, (k) => hw.get(k) ?? 0)));
-    }
-  }
 
   for (const g of groups) {
     const topics = topicsOf.get(g)!;
@@ -135,11 +114,11 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
     });
     unprocessedAll += unprocessed.length;
     if (unprocessed[0]) unprocessedExamples.push(`group ${g} never processed ${unprocessed[0].value} (${unprocessed.length} records)`);
-    const lagFinal = lagOf(g, (k) => h.finals.get(k)?.highWatermark ?? hw.get(k) ?? 0);
+    const lagFinal = lagOf(g, (k) => h.finals.get(k)?.highWatermark ?? lag.hw.get(k) ?? 0);
     const p = pauses.get(g);
     out[`lag.final.${g}`] = r(lagFinal);
-    out[`lag.max.${g}`] = r(Math.max(lagMax.get(g) ?? 0, lagFinal));
-    out[`rebalance.pause-ms.${g}`] = r(p ? Math.round(p.total / p.members.size) : 0);
+    out[`lag.max.${g}`] = r(Math.max(lag.max.get(g) ?? 0, lagFinal));
+    out[`rebalance.pause-ms.${g}`] = r(p && p.partitions.size > 0 ? Math.round(p.totalMs / p.partitions.size) : 0, p?.examples ?? []);
     out[`rebalances.${g}`] = r(rebalances.get(g) ?? 0);
     out[`records-read.${g}`] = r(readCount.get(g) ?? 0);
     out[`re-reads.${g}`] = r(rereads.get(g) ?? 0);
@@ -147,5 +126,110 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
     out[`unprocessed.${g}`] = r(unprocessed.length, unprocessed.slice(0, 3).map((s) => `${s.value} (${tp(s.topic, s.partition)} offset ${s.offset})`));
   }
   out[UNPROCESSED] = r(unprocessedAll, unprocessedExamples);
+  return out;
+}
+
+/**
+ * Lag per group over time: high watermark minus committed offset, summed over the partitions the group has
+ * committed, evaluated at each of its commits and at each high-watermark advance of those partitions (only
+ * leaders report an advance), so a lag that builds up while nobody commits (a member down, a stuck partition)
+ * is seen as it builds, not only at the next commit.
+ */
+function groupLag(events: readonly TraceEvent[]): { hw: Map<string, number>; commits: Map<string, Map<string, number>>; max: Map<string, number> } {
+  const hw = new Map<string, number>();
+  const commits = new Map<string, Map<string, number>>();
+  /** partition -> groups that committed it. */
+  const readers = new Map<string, string[]>();
+  const sum = new Map<string, number>();
+  const max = new Map<string, number>();
+  const bump = (g: string, delta: number) => {
+    const v = (sum.get(g) ?? 0) + delta;
+    sum.set(g, v);
+    if (v > (max.get(g) ?? 0)) max.set(g, v);
+  };
+  for (const e of events) {
+    if (e.kind === 'replica.hw' && e.role !== 'follower') {
+      const k = tp(e.topic as string, e.partition as number);
+      const before = hw.get(k) ?? 0;
+      const after = e.hw as number;
+      hw.set(k, after);
+      for (const g of readers.get(k) ?? []) {
+        const c = commits.get(g)!.get(k)!;
+        bump(g, Math.max(0, after - c) - Math.max(0, before - c));
+      }
+    } else if (e.kind === 'consumer.commit' && e.ok) {
+      const g = e.group as string;
+      let m = commits.get(g);
+      if (!m) commits.set(g, (m = new Map()));
+      for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
+        const k = tp(o.topic, o.partition);
+        const h = hw.get(k) ?? 0;
+        const prev = m.get(k);
+        if (prev === undefined) {
+          let list = readers.get(k);
+          if (!list) readers.set(k, (list = []));
+          list.push(g);
+        }
+        m.set(k, o.offset);
+        bump(g, Math.max(0, h - o.offset) - (prev === undefined ? 0 : Math.max(0, h - prev)));
+      }
+    }
+  }
+  return { hw, commits, max };
+}
+
+/**
+ * Rebalance pauses per group, partition by partition: a partition pauses when a member gives it up (revoked, or
+ * lost when the member fell out of the group) and resumes when a member takes it on. An eager rebalance pauses
+ * every partition of every member until the group re-forms; a cooperative one only the partitions that move,
+ * between the revocation and the follow-up rebalance. A crashed member gives nothing up: the time until its
+ * partitions move is failure detection, not a rebalance pause, and is not counted. A pause still open at the
+ * end counts up to the end if the group still has a member then.
+ */
+function partitionPauses(events: readonly TraceEvent[]): Map<string, { totalMs: number; partitions: Set<string>; examples: string[] }> {
+  const out = new Map<string, { totalMs: number; partitions: Set<string>; examples: string[] }>();
+  /** group -> member -> owned partitions. */
+  const owned = new Map<string, Map<string, Set<string>>>();
+  /** group -> partition -> when it was given up. */
+  const since = new Map<string, Map<string, number>>();
+  const memberGroup = new Map<string, string>();
+  let end = 0;
+  for (const e of events) {
+    end = e.t;
+    if (e.kind === 'consumer.assignment' && e.group) {
+      const g = e.group as string;
+      memberGroup.set(e.node, g);
+      let o = out.get(g);
+      if (!o) out.set(g, (o = { totalMs: 0, partitions: new Set(), examples: [] }));
+      let members = owned.get(g);
+      if (!members) owned.set(g, (members = new Map()));
+      let waiting = since.get(g);
+      if (!waiting) since.set(g, (waiting = new Map()));
+      const before = members.get(e.node) ?? new Set<string>();
+      const after = new Set(e.owned as string[]);
+      for (const p of before) if (!after.has(p)) waiting.set(p, e.t);
+      for (const p of after) {
+        o.partitions.add(p);
+        const t = waiting.get(p);
+        if (t === undefined || before.has(p)) continue;
+        waiting.delete(p);
+        o.totalMs += (e.t - t) / 1000;
+        if (e.t > t && o.examples.length < 3) o.examples.push(`${p} waited ${Math.round((e.t - t) / 1000)} ms for ${e.node}`);
+      }
+      members.set(e.node, after);
+    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
+      // The member is gone without giving anything up: whoever takes its partitions next does not count a pause.
+      for (const pid of (e.processes as string[]) ?? []) {
+        const g = memberGroup.get(pid);
+        if (g !== undefined) owned.get(g)?.delete(pid);
+      }
+    }
+  }
+  for (const [g, waiting] of since) {
+    const o = out.get(g)!;
+    const live = [...(owned.get(g)?.values() ?? [])].some((s) => s.size > 0);
+    if (!live) continue;
+    for (const t of waiting.values()) o.totalMs += (end - t) / 1000;
+  }
   return out;
 }

@@ -86,6 +86,10 @@ export class Broker extends Process {
   private producerIdWaiters: (() => void)[] = [];
   private allocatingProducerIds = false;
   private extension: BrokerExtension | null = null;
+  /** Listeners open: set once the controller has unfenced this incarnation, and kept from then on. */
+  private serving = false;
+  /** The logs have their topics' configs from the metadata (false until the first metadata is applied). */
+  private logConfigsSynced = false;
 
   constructor(
     ctx: ProcessContext,
@@ -171,6 +175,13 @@ export class Broker extends Process {
     if (this.raft.handleMessage(from, msg)) return;
     const m = msg as { type: string; correlationId: number };
     if (m.type.endsWith('Response') && this.net.handleResponse(from, m)) return;
+    if (!this.serving) {
+      // A starting broker opens its listeners only once the controller has unfenced this incarnation; until
+      // then a client's connection is refused. So a restarted leader never serves, in its old epoch, a log
+      // that lost its unflushed tail [BrokerServer.startup: enable request processing after unfencing].
+      this.disconnect(from);
+      return;
+    }
     switch (m.type) {
       case 'Produce':
         return this.replicas.handleProduce(from, m as ProduceRequest);
@@ -194,17 +205,35 @@ export class Broker extends Process {
   /** Committed metadata records, in order: apply them, then bring local replicas in line [BrokerMetadataPublisher]. */
   private onMetadata(batches: readonly RaftBatch<MetadataRecord>[], committedOffset: number): void {
     const touched = new Set<string>();
+    // Topics whose log configs may have changed; null = every topic (cluster or broker defaults changed).
+    let configChanged: Set<string> | null = this.logConfigsSynced ? new Set() : null;
     for (const b of batches) {
       for (let i = 0; i < b.records.length; i++) {
         const r = b.records[i]!;
         this.image.replay(r, b.baseOffset + i);
+        if (r.type === 'TopicRecord' && configChanged) configChanged.add(r.name);
+        if (r.type === 'ConfigRecord' && configChanged) {
+          if (r.resourceType === 'TOPIC') configChanged.add(r.resourceName);
+          else configChanged = null;
+        }
         if (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord') touched.add(`${r.topicId}\u0000${r.partitionId}`);
         if (r.type === 'ClearElrRecord' || r.type === 'ConfigRecord') for (const t of this.image.topics()) for (let p = 0; p < t.partitions.length; p++) touched.add(`${t.topicId}\u0000${p}`);
       }
     }
+    // Logs opened before the metadata was known (recovery at startup) took Kafka's defaults: give them their
+    // topic's configs now, and after every config change [BrokerMetadataPublisher; DynamicConfigPublisher ->
+    // LogManager.updateTopicConfig].
+    for (const t of this.image.topics()) {
+      if (configChanged === null || configChanged.has(t.name)) this.logManager.updateTopicConfig(t.name, this.logConfigOf(t.name));
+    }
+    this.logConfigsSynced = true;
     this.metadataOffset = committedOffset - 1;
     const mine = this.image.broker(this.brokerId);
     if (mine && mine.epoch === this.brokerEpochValue) this.fenced = mine.fenced;
+    if (this.registered && !this.fenced && !this.serving) {
+      this.serving = true;
+      this.trace.emit('broker.state', this.id, { state: 'running' });
+    }
     // Partition changes only take effect once this broker is registered with its current epoch.
     for (const k of [...touched].sort()) {
       const [topicId, p] = k.split('\u0000') as [string, string];
@@ -447,8 +476,11 @@ export class Broker extends Process {
       setTimerId: (d, fn): TimerId => this.setTimer(d, fn),
       cancelTimer: (id) => this.cancelTimer(id),
       reply: (to, msg, bytes) => this.send(to, msg, bytes),
+      closeConnection: (to) => this.disconnect(to),
       emitTruncate: (p, from, to, reason) =>
         this.trace.emit('replica.truncate', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, from, to, reason, leader: p.leader, leaderEpoch: p.leaderEpoch }),
+      emitFollowerHighWatermark: (p, hw) =>
+        this.trace.emit('replica.hw', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, hw, leo: p.log.logEndOffset, role: 'follower' }),
       emitFollowerAppend: (p, base, last, epoch) =>
         this.trace.emit('replica.append', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, base, last, epoch, role: 'follower' }),
     };

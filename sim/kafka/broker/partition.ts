@@ -23,7 +23,8 @@ declare module '../../core/trace' {
       values?: (string | null)[];
     };
     /** The leader's high watermark moved. */
-    'replica.hw': { topic: string; partition: number; broker: number; hw: number; leo: number };
+    /** A replica's high watermark moved: the leader's advances it, a follower's follows the leader's by a fetch. */
+    'replica.hw': { topic: string; partition: number; broker: number; hw: number; leo: number; role?: 'follower' };
     /** A replica took a role for a leader epoch. */
     'replica.role': { topic: string; partition: number; broker: number; role: 'leader' | 'follower' | 'none'; leader: number; leaderEpoch: number; isr: number[]; leo: number; hw: number };
     /** The leader proposed an ISR change to the controller (`change`, not `kind`: that name is the event's own). */

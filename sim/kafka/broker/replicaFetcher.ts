@@ -39,6 +39,7 @@ export interface FetcherHost {
   setTimer(delayUs: number, fn: () => void): void;
   emitTruncate(p: Partition, from: number, to: number, reason: 'diverging-epoch' | 'offset-out-of-range' | 'legacy-high-watermark' | 'leader-log-start'): void;
   emitFollowerAppend(p: Partition, base: number, last: number, epoch: number): void;
+  emitFollowerHighWatermark(p: Partition, hw: number): void;
 }
 
 interface FetchState {
@@ -192,8 +193,13 @@ export class ReplicaFetcher {
         }
         if (r.batches.length > 0) {
           const first = r.batches[0]!;
-          // A compacted leader's log has gaps, so the first batch may start above our end; below it is stale.
-          if (first.baseOffset < log.logEndOffset) return;
+          // A compacted leader's log has gaps, so the first batch may start above our end. Below it, the batch
+          // straddles our end: the logs diverged (the pre-KIP-101 rule allows it) and the append fails, so the
+          // partition backs off like any failed partition [AbstractFetcherThread.processFetchRequest].
+          if (first.baseOffset < log.logEndOffset) {
+            s.delayedUntilUs = this.nowUs() + backoffUs;
+            return;
+          }
           const res = log.appendAsFollower(r.batches);
           if (res.error) {
             s.delayedUntilUs = this.nowUs() + backoffUs;
@@ -204,7 +210,9 @@ export class ReplicaFetcher {
           this.host.emitFollowerAppend(p, first.baseOffset, lastOffset(last), last.partitionLeaderEpoch);
         }
         // The follower's HW trails the leader's by one fetch [ReplicaFetcherThread.processPartitionData].
+        const hwBefore = log.highWatermark;
         log.updateHighWatermark(Math.min(r.highWatermark, log.logEndOffset));
+        if (log.highWatermark !== hwBefore) this.host.emitFollowerHighWatermark(p, log.highWatermark);
         if (r.logStartOffset > log.logStartOffset) log.maybeIncrementLogStartOffset(r.logStartOffset);
         return;
       }

@@ -140,6 +140,7 @@ export class ReplicaManager {
       emitFollowerAppend: (p, base, last, epoch) => {
         h.emitFollowerAppend(p, base, last, epoch);
       },
+      emitFollowerHighWatermark: (p, hw) => h.emitFollowerHighWatermark(p, hw),
     };
   }
 

@@ -195,7 +195,12 @@ export class Controller extends Process {
 
   private onCommit(batches: readonly RaftBatch<MetadataRecord>[], committedOffset: number): void {
     for (const b of batches) {
-      for (let i = 0; i < b.records.length; i++) this.committed.replay(b.records[i]!, b.baseOffset + i);
+      for (let i = 0; i < b.records.length; i++) {
+        const r = b.records[i]!;
+        this.committed.replay(r, b.baseOffset + i);
+        // The active controller reports each committed partition change once (ISR, ELR, leader).
+        if (this.active && (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord')) this.tracePartition(r.topicId, r.partitionId);
+      }
     }
     this.committedOffset = committedOffset;
     if (this.active) this.completePending();
@@ -298,6 +303,22 @@ export class Controller extends Process {
     this.pending.push({ offset: this.nextOffset - 1, done, elections: result.elections });
     this.completePending();
     return first;
+  }
+
+  private tracePartition(topicId: string, partitionId: number): void {
+    const p = this.committed.partition(topicId, partitionId);
+    const t = this.committed.topicById(topicId);
+    if (!p || !t) return;
+    this.trace.emit('controller.partition', this.id, {
+      topic: t.name,
+      partition: partitionId,
+      leader: p.leader,
+      leaderEpoch: p.leaderEpoch,
+      partitionEpoch: p.partitionEpoch,
+      isr: [...p.isr],
+      elr: [...p.elr],
+      replicas: [...p.replicas],
+    });
   }
 
   private traceElections(elections: readonly PartitionElection[]): void {

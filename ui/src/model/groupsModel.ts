@@ -130,6 +130,8 @@ export function buildGroups(model: TraceModel): GroupsModel {
         break;
       }
       case 'replica.hw': {
+        // Lag is against the leader's high watermark; followers' trail it.
+        if (e.role === 'follower') break;
         const tp = `${str(e, 'topic')}-${num(e, 'partition')}`;
         hw.set(tp, num(e, 'hw'));
         for (const [k, r] of rows) if (r.tp === tp) samplePoint(k, r.group, tp, e.t, false);
