@@ -23,6 +23,8 @@ declare module '../core/trace' {
       offsets: number[];
       keys: (string | null)[];
       values: (string | null)[];
+      /** Replicas whose log holds a different record than this one at some offset below the high watermark. */
+      diverged?: { broker: number; offsets: number[]; values: (string | null)[] }[];
     };
     /** The run reached its end (after the quiet period). */
     'scenario.end': { durationMs: number; quietMs: number };
@@ -69,6 +71,8 @@ export interface FinalPartition {
   /** key -> highest offset holding it. */
   readonly lastOffsetOfKey: ReadonlyMap<string, number>;
   readonly offsets: readonly number[];
+  /** Replicas that disagree with this log: broker -> the offsets and the values they hold there. */
+  readonly diverged: readonly { readonly broker: number; readonly offsets: readonly number[]; readonly values: readonly (string | null)[] }[];
 }
 
 export interface PollObservation {
@@ -223,6 +227,7 @@ export class History {
           byValue,
           lastOffsetOfKey,
           offsets,
+          diverged: (e.diverged as FinalPartition['diverged'] | undefined) ?? [],
         });
         break;
       }

@@ -232,6 +232,7 @@ function commitMaxWait(events: readonly TraceEvent[], h: History): { us: number;
         if (e.role === 'leader') queue(e.broker as number, tp(e.topic as string, e.partition as number)).push({ last: e.last as number, t: e.t });
         break;
       case 'replica.hw': {
+        if (e.role === 'follower') break; // a follower's HW is what its leader told it
         const q = pending.get(e.broker as number)?.get(tp(e.topic as string, e.partition as number));
         if (!q) break;
         let i = 0;

@@ -54,8 +54,10 @@ export class KafkaCluster {
     for (const k of CLUSTER_DEFAULT_KEYS) {
       if (opts.staticConfig[k] !== undefined) clusterConfigs[k] = opts.staticConfig[k];
     }
+    // Controllers spread over the distinct zones, one per zone in turn, as a quorum is deployed to survive a zone.
+    const zones = [...new Set(opts.zones)];
     this.controllerIds.forEach((id, i) => {
-      const zone = opts.zones[i % Math.max(1, opts.zones.length)] ?? 'zone-a';
+      const zone = zones[i % Math.max(1, zones.length)] ?? 'zone-a';
       const host = world.addHost({ id, zone, rack: `controller-rack-${zone}`, tags: ['controller'] });
       host.addProcess({
         id,
@@ -136,13 +138,17 @@ export class KafkaCluster {
           const n = Number(sel.slice(7));
           return Number.isInteger(n) && this.brokerIds.includes(n) ? [brokerActorId(n)] : [];
         }
-        const m = /^(leader|follower):(.+?)[/-](\d+)$/.exec(sel);
+        // `follower:orders/0` is every in-sync follower; `follower:orders/0#2` the second of them in replica order.
+        const m = /^(leader|follower):(.+?)[/-](\d+)(?:#(\d+))?$/.exec(sel);
         if (!m) return null;
         const img = this.image();
         const p = img?.partitionByName(m[2]!, Number(m[3]));
         if (!p) return [];
-        if (m[1] === 'leader') return p.leader >= 0 ? [brokerActorId(p.leader)] : [];
-        return p.isr.filter((r) => r !== p.leader).map((r) => brokerActorId(r));
+        if (m[1] === 'leader') return m[4] === undefined && p.leader >= 0 ? [brokerActorId(p.leader)] : [];
+        const followers = p.replicas.filter((r) => r !== p.leader && p.isr.includes(r));
+        if (m[4] === undefined) return followers.map((r) => brokerActorId(r));
+        const nth = followers[Number(m[4]) - 1];
+        return nth === undefined ? [] : [brokerActorId(nth)];
       },
     };
   }

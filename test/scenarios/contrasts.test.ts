@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyOverrides } from '../../sim/scenario/overrides';
+import { runScenario, type RunResult } from '../../sim/scenario/runner';
+import type { ScenarioSpec } from '../../sim/scenario/spec';
+import { validateScenario } from '../../sim/scenario/validate';
+
+// Each library scenario that teaches by contrast, run again with the other setting: the opposite outcome
+// must follow. The library test already holds each scenario to its own expectations for seeds 1 to 5.
+
+const SEEDS = [1, 2];
+
+function library(id: string): ScenarioSpec {
+  return JSON.parse(readFileSync(join(process.cwd(), 'scenarios', `${id}.json`), 'utf8')) as ScenarioSpec;
+}
+
+function run(spec: ScenarioSpec, seed: number): RunResult {
+  return runScenario(validateScenario(spec), { seed, hash: false });
+}
+
+function withSets(id: string, ...sets: string[]): ScenarioSpec {
+  return applyOverrides(library(id), sets);
+}
+
+const count = (r: RunResult, check: string): number => r.checks[check]?.count ?? 0;
+
+describe('contrasts: the same schedule with the other setting', () => {
+  it('acks1-leader-crash with acks=all loses nothing: those writes were never acknowledged', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('acks1-leader-crash', 'producer.acks=all'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'acked'), `seed ${seed}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('acks0-broker-failure with acks=all loses nothing: the producer times out, finds the new leader and retries', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('acks0-broker-failure', 'producer.acks=all', 'producer.enable.idempotence=true'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'send-failed'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('correlated-power-loss-no-fsync with flush.messages=1 loses nothing: every acknowledged record was on disk', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('correlated-power-loss-no-fsync', 'topic.flush.messages=1'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'acked-unflushed'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'acked'), `seed ${seed}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('elr-last-replica-standing without ELR loses acknowledged records: the truncated last ISR member leads again', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('elr-last-replica-standing', 'cluster.eligibleLeaderReplicas=false'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBeGreaterThan(0);
+      // Not an unclean election: the old leader was still the ISR's only member.
+      expect(count(r, 'elected-outside-isr'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('kip101-legacy-truncation-loss with leader epochs loses nothing and the replicas agree', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('kip101-legacy-truncation-loss', 'cluster.legacyHighWatermarkTruncation=false'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'replicas.diverged'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'inconsistent-offsets'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('kip101-legacy-divergence with leader epochs converges: the returning replica truncates to the leader', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('kip101-legacy-divergence', 'cluster.legacyHighWatermarkTruncation=false'), seed);
+      expect(count(r, 'replicas.diverged'), `seed ${seed}`).toBe(0);
+      // Both replicas lost their page cache at once, so records are lost with either rule (KIP-101 calls that
+      // loss within the contract); only what no replica had on disk may be missing, and the logs agree.
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBeLessThanOrEqual(count(r, 'acked-unflushed'));
+    }
+  });
+
+  it('unclean-election-loss with unclean election off waits for a former ISR member instead of losing writes', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('unclean-election-loss', 'topic.unclean.leader.election.enable=false'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      // The stale broker is back at 20 s, yet the partition stays leaderless until a former ISR member returns at 30 s.
+      expect(count(r, 'partition.offline-ms'), `seed ${seed}`).toBeGreaterThan(5000);
+    }
+  });
+
+  it('acks-all-min-isr-1-isr-shrink-loss with min.insync.replicas=2 loses nothing: the lone leader cannot commit', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('acks-all-min-isr-1-isr-shrink-loss', 'topic.min.insync.replicas=2'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('jepsen-2013-isr-shrink with min.insync.replicas=2 loses nothing: the lone leader cannot commit', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('jepsen-2013-isr-shrink', 'topic.min.insync.replicas=2'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('hw-frozen-below-min-isr with acks=all is not acknowledged while the high watermark is frozen', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('hw-frozen-below-min-isr', 'producer.acks=all'), seed);
+      expect(count(r, 'unavailability.longest-ms'), `seed ${seed}`).toBeGreaterThan(15000);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+    }
+  });
+
+  it('zone-outage-without-rack-awareness with broker.rack set to the zone loses nothing and keeps every partition led', () => {
+    const spec = library('zone-outage-without-rack-awareness');
+    const zones = spec.cluster!.zones!;
+    const racked: ScenarioSpec = { ...spec, cluster: { ...spec.cluster, racks: zones } };
+    for (const seed of SEEDS) {
+      const r = run(racked, seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'partition.offline-ms'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'errors.NOT_ENOUGH_REPLICAS'), `seed ${seed}`).toBe(0);
+    }
+  });
+});
