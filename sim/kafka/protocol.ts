@@ -21,6 +21,13 @@ export function tpKey(topic: string, partition: number): string {
   return `${topic}-${partition}`;
 }
 
+// ---- ApiVersions (the first request on a new client connection) ----
+
+export type ApiVersionsRequest = Req<'ApiVersions'>;
+export interface ApiVersionsResponse extends Req<'ApiVersionsResponse'> {
+  readonly error: KafkaError;
+}
+
 // ---- Metadata (clients learn leaders) ----
 
 export interface MetadataRequest extends Req<'Metadata'> {
@@ -316,6 +323,7 @@ export interface OffsetFetchResponse extends Req<'OffsetFetchResponse'> {
 
 /** Every request type a broker serves. */
 export type BrokerRequest =
+  | ApiVersionsRequest
   | MetadataRequest
   | ProduceRequest
   | FetchRequest
@@ -332,6 +340,7 @@ export type BrokerRequest =
 
 /** Any response (clients route them by correlation id). */
 export type AnyResponse =
+  | ApiVersionsResponse
   | MetadataResponse
   | ProduceResponse
   | FetchResponse

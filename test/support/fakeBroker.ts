@@ -253,6 +253,8 @@ export class FakeBroker extends Process {
   onMessage(from: string, msg: unknown): void {
     const req = msg as BrokerRequest;
     switch (req.type) {
+      case 'ApiVersions':
+        return this.reply(from, { type: 'ApiVersionsResponse', correlationId: req.correlationId, error: 'NONE' });
       case 'Metadata':
         return this.reply(from, this.metadata(req.correlationId));
       case 'Fetch':

@@ -183,6 +183,10 @@ export class Broker extends Process {
       return;
     }
     switch (m.type) {
+      case 'ApiVersions':
+        // The first request on a new client connection; its answer means the connection is ready.
+        this.send(from, { type: 'ApiVersionsResponse', correlationId: m.correlationId, error: 'NONE' }, 64);
+        return;
       case 'Produce':
         return this.replicas.handleProduce(from, m as ProduceRequest);
       case 'Fetch':

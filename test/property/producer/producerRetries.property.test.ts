@@ -62,7 +62,9 @@ class FakeLeader extends Process {
   onMessage(from: string, msg: unknown): void {
     const m = msg as { type: string; correlationId: number };
     if (this.dead.has(from)) return;
-    if (m.type === 'Metadata') {
+    if (m.type === 'ApiVersions') {
+      this.send(from, { type: 'ApiVersionsResponse', correlationId: m.correlationId, error: 'NONE' });
+    } else if (m.type === 'Metadata') {
       const partitions = Array.from({ length: this.partitions }, (_, p) => ({ partition: p, error: 'NONE', leader: 1, leaderEpoch: 0, replicas: [1], isr: [1], elr: [] }));
       this.send(from, { type: 'MetadataResponse', correlationId: m.correlationId, brokers: [{ id: 1, rack: null }], controllerId: 1, topics: [{ name: 't', error: 'NONE', partitions }] });
     } else if (m.type === 'InitProducerId') {

@@ -113,6 +113,30 @@ export class Sender {
     });
   }
 
+  /** Brokers with a connection attempt (an ApiVersions request) outstanding. */
+  private readonly connecting = new Set<number>();
+
+  /**
+   * Opens a connection to `node`: Kafka's client sends ApiVersions first and only then treats the node as
+   * ready [NetworkClient.initiateConnect / handleApiVersionsResponse]. A dead broker's OS refuses the
+   * connection, an unreachable one never answers (socket.connection.setup.timeout.ms).
+   */
+  private initiateConnect(node: number): void {
+    if (this.connecting.has(node)) return;
+    this.connecting.add(node);
+    this.o.net.send<{ type: 'ApiVersions' }, { error: string }>(
+      brokerActorId(node),
+      { type: 'ApiVersions' },
+      { timeoutMs: this.o.config['request.timeout.ms'] },
+      (r) => {
+        this.connecting.delete(node);
+        if (r.ok) this.o.connections.connected(node);
+        else this.o.connections.disconnected(node, this.now);
+        this.wakeup();
+      },
+    );
+  }
+
   /** The connection to `peer` broke: fail what was in flight (NetworkClient does) and refresh metadata [handleServerDisconnect]. */
   onDisconnect(peer: string): void {
     const node = brokerIdOf(peer);
@@ -156,12 +180,15 @@ export class Sender {
     if (result.unknownLeaderTopics.length > 0) metadata.requestUpdate();
     next = Math.min(next, now + result.nextReadyCheckDelayUs);
 
-    // Keep only the nodes a request can go to now [NetworkClient.ready].
+    // Keep only the nodes a request can go to now [NetworkClient.ready]: connected (the ApiVersions
+    // exchange done), not in reconnect backoff, under the in-flight limit. A node not yet connected gets a
+    // connection attempt; its batches wait in the accumulator meanwhile (and may move to a new leader).
     const maxInFlight = this.o.config['max.in.flight.requests.per.connection'];
     const sendable: number[] = [];
     for (const node of result.readyNodes) {
       const delay = this.o.connections.connectionDelay(node, now);
       if (delay > 0) next = Math.min(next, now + delay);
+      else if (!this.o.connections.isConnected(node)) this.initiateConnect(node);
       else if (this.o.net.inFlight(brokerActorId(node)) < maxInFlight) sendable.push(node);
     }
     const drained = accumulator.drain(metadata, sendable, this.o.config['max.request.size'], now);

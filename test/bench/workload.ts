@@ -1,0 +1,31 @@
+/**
+ * Runs one benchmark workload in this process and prints one JSON line with its figures. The bench
+ * harness starts a fresh process per run, so peak memory is the run's own.
+ */
+import { runScenario } from '../../sim/scenario/runner';
+import { validateScenario } from '../../sim/scenario/validate';
+import { WORKLOADS } from './workloads';
+
+const name = process.argv[2] ?? '';
+const spec = WORKLOADS[name];
+if (!spec) {
+  console.error(`no workload named ${JSON.stringify(name)}; the workloads are: ${Object.keys(WORKLOADS).join(', ')}`);
+  process.exit(2);
+}
+const scenario = validateScenario(spec);
+const t0 = performance.now();
+const r = runScenario(scenario, { hash: false });
+const wallSeconds = (performance.now() - t0) / 1000;
+const simulatedSeconds = r.simulatedMs / 1000;
+console.log(
+  JSON.stringify({
+    simulatedSeconds,
+    wallSeconds: Number(wallSeconds.toFixed(3)),
+    events: r.engineEvents,
+    eventsPerSec: Math.round(r.engineEvents / wallSeconds),
+    compression: Number((simulatedSeconds / wallSeconds).toFixed(2)),
+    peakMemoryMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    acked: r.checks.acked?.count ?? 0,
+    recordsRead: r.checks['records-read']?.count ?? 0,
+  }),
+);
