@@ -131,9 +131,9 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
 
 /**
  * Lag per group over time: high watermark minus committed offset, summed over the partitions the group has
- * committed, evaluated at each of its commits and at each high-watermark advance of those partitions (only
- * leaders report an advance), so a lag that builds up while nobody commits (a member down, a stuck partition)
- * is seen as it builds, not only at the next commit.
+ * committed, evaluated at each of its commits and at each advance of those partitions' high watermark (the
+ * leader's; followers report theirs too, and those are skipped), so a lag that builds up while nobody commits
+ * (a member down, a stuck partition) is seen as it builds, not only at the next commit.
  */
 function groupLag(events: readonly TraceEvent[]): { hw: Map<string, number>; commits: Map<string, Map<string, number>>; max: Map<string, number> } {
   const hw = new Map<string, number>();

@@ -27,7 +27,8 @@ export const attachConsumers = {
         startMs: t0ms + c.startUs / 1000,
         ...(p.stopMs !== undefined && { stopMs: t0ms + p.stopMs }),
         ...(p.stalls && { stalls: p.stalls.map((x) => ({ ...x, atMs: t0ms + x.atMs })) }),
-        ...(p.seeks && { seeks: p.seeks.map((x) => ({ ...x, atMs: t0ms + x.atMs })) }),
+        // A seek to a time names a scenario time too: record timestamps are on the simulated clock.
+        ...(p.seeks && { seeks: p.seeks.map((x) => ({ atMs: t0ms + x.atMs, to: typeof x.to === 'object' && 'timestampMs' in x.to ? { timestampMs: t0ms + x.to.timestampMs } : x.to })) }),
       };
       const world = cluster.world;
       const host = world.addHost({ id: c.id, zone: c.zone ?? cluster.opts.zones[0] ?? 'zone-a', tags: ['client', 'consumer'] });

@@ -81,7 +81,8 @@ function readSeek(v: unknown, path: string): SeekTarget {
   if (isRecord(v)) {
     const o = expectObject(v, path, ['offset', 'timestampMs']);
     if (o.offset !== undefined) return { offset: expectNumber(o.offset, join(path, 'offset'), { min: 0, integer: true }) };
-    if (o.timestampMs !== undefined) return { timestampMs: expectNumber(o.timestampMs, join(path, 'timestampMs'), { min: 0 }) };
+    // A scenario time (ms or a duration text): the first record written at or after it.
+    if (o.timestampMs !== undefined) return { timestampMs: readTime(o.timestampMs, join(path, 'timestampMs')) / 1000 };
   }
   throw new ValidationError(path, v, '"beginning", "end", {"offset": n} or {"timestampMs": t}');
 }
