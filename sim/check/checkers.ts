@@ -5,6 +5,7 @@ import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
 import { lostWriteStory } from './stories';
 import { metricChecks } from './metrics';
 import { groupMetrics } from './groupMetrics';
+import { checkPartitionOwnership } from './partitionOwnership';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -234,7 +235,8 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // Acknowledged while only in page cache: no replica had fsynced the record when it was acknowledged.
   set('acked-unflushed', ackedUnflushed(events, h, acked));
 
-  groupChecks(events, h, set);
+  const perGroup = groupMetrics(events, h);
+  groupChecks(events, h, set, perGroup);
   serviceFigures(events, h, acked, set);
 
   // Errors by name, as producers and consumers saw them.
@@ -249,7 +251,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   for (const [name, n] of [...errors].sort()) out[`${ERROR_CHECK_PREFIX}${name}`] = result(n, []);
 
   Object.assign(out, metricChecks(events, h));
-  Object.assign(out, groupMetrics(events, h));
+  Object.assign(out, perGroup);
   for (const name of CHECK_NAMES) if (!(name in out)) throw new Error(`checker ${name} produced no result`);
   return out;
 }
@@ -281,40 +283,14 @@ function ackedUnflushed(events: readonly TraceEvent[], h: History, acked: readon
   return result(unflushed.length, unflushed.slice(0, 1).map((s) => `${s.value} was acknowledged at ${at(s.ackUs)} while only in page cache`));
 }
 
-function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckName, r: CheckResult) => void): void {
+function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckName, r: CheckResult) => void, perGroup: Record<string, CheckResult>): void {
   const at = (t: number) => formatTime(t - h.startUs);
-  // Ownership per group: member -> owned partitions; an overlap is a partition owned by two live members.
-  const owned = new Map<string, Map<string, Set<string>>>();
-  const memberOf = new Map<string, { group: string; member: string }>();
-  const overlaps: string[] = [];
-  const check = (group: string, t: number) => {
-    const g = owned.get(group);
-    if (!g) return;
-    const owner = new Map<string, string>();
-    for (const [m, ps] of g) {
-      for (const p of ps) {
-        const o = owner.get(p);
-        if (o !== undefined && o !== m) overlaps.push(`${p} was owned by ${o} and ${m} in group ${group} at ${at(t)}`);
-        else owner.set(p, m);
-      }
-    }
-  };
-  for (const e of events) {
-    if (e.kind === 'consumer.assignment' && e.group) {
-      const group = e.group as string;
-      let g = owned.get(group);
-      if (!g) owned.set(group, (g = new Map()));
-      g.set(e.node, new Set(e.owned as string[]));
-      memberOf.set(e.node, { group, member: e.memberId as string });
-      check(group, e.t);
-    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'consumer.close') {
-      const procs = e.kind === 'consumer.close' ? [e.node] : ((e.processes as string[]) ?? []);
-      for (const p of procs) {
-        const m = memberOf.get(p);
-        if (m) owned.get(m.group)?.delete(p);
-      }
-    }
-  }
+  // No partition owned by two members of a group at once, counting ownership as the coordinator grants it
+  // (a member it removed may still believe it owns partitions: a zombie, fenced on commit).
+  const ownership = checkPartitionOwnership(events);
+  const overlaps = ownership.violations.map(
+    (v) => `${v.partition} was owned by ${v.holder.node} and ${v.claimant.node} in group ${v.group} at ${at(v.t)}`,
+  );
   set('group-overlap', result(overlaps.length, overlaps));
 
   // Committed offsets that moved backwards.
@@ -347,39 +323,13 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
   set('re-reads', result(rereads, []));
 
   set('rebalances', result(events.filter((e) => e.kind === 'group.rebalance').length, []));
-  const pauses = events.filter((e) => e.kind === 'consumer.pause');
-  const members = new Set(pauses.map((e) => e.node));
-  const totalPause = pauses.reduce((a, e) => a + (e.durationMs as number), 0);
-  set('rebalance.pause-ms', result(members.size === 0 ? 0 : Math.round(totalPause / members.size), []));
+  // The global pause and lag follow the per-group figures (groupMetrics.ts): the worst group's.
+  const worst = (prefix: string) => Math.max(0, ...Object.entries(perGroup).filter(([k]) => k.startsWith(prefix)).map(([, v]) => v.count));
+  set('rebalance.pause-ms', result(worst('rebalance.pause-ms.'), []));
   set('dead-lettered', result(events.filter((e) => e.kind === 'consumer.dead-letter' && e.ok).length, []));
 
-  // Lag: high watermark minus committed offset, per group and partition, over time.
-  const hw = new Map<string, number>();
-  const lastCommit = new Map<string, number>();
-  let lagMax = 0;
-  const lagNow = () => {
-    let worst = 0;
-    for (const [k, c] of lastCommit) {
-      const key = k.slice(k.indexOf('\u0000') + 1);
-      worst = Math.max(worst, (hw.get(key) ?? 0) - c);
-    }
-    return worst;
-  };
-  for (const e of events) {
-    if (e.kind === 'replica.hw' && e.role !== 'follower') hw.set(tp(e.topic as string, e.partition as number), e.hw as number);
-    else if (e.kind === 'consumer.commit' && e.ok) {
-      for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) lastCommit.set(`${e.group as string}\u0000${tp(o.topic, o.partition)}`, o.offset);
-      lagMax = Math.max(lagMax, lagNow());
-    }
-  }
-  let lagFinal = 0;
-  for (const [k, c] of lastCommit) {
-    const key = k.slice(k.indexOf('\u0000') + 1);
-    const f = h.finals.get(key);
-    lagFinal += Math.max(0, (f?.highWatermark ?? hw.get(key) ?? 0) - c);
-  }
-  set('lag.max', result(Math.max(lagMax, lagFinal), []));
-  set('lag.final', result(lagFinal, []));
+  set('lag.max', result(worst('lag.max.'), []));
+  set('lag.final', result(Object.entries(perGroup).filter(([k]) => k.startsWith('lag.final.')).reduce((a, [, v]) => a + v.count, 0), []));
 }
 
 function serviceFigures(events: readonly TraceEvent[], h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {

@@ -213,7 +213,8 @@ function beginQuiet(world: World, cluster: KafkaCluster): void {
     h.resume();
     h.disk.slowFactor = 1;
     h.disk.full = false;
-    if (h.state === 'crashed' || h.state === 'powered-off') h.restart();
+    // Only what a fault took down comes back; a client that closed on purpose stays closed.
+    if (h.downByFault && (h.state === 'crashed' || h.state === 'powered-off')) h.restart();
   }
   for (const h of world.hosts()) {
     for (const p of h.processes()) {

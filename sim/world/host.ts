@@ -73,6 +73,8 @@ export class Host implements Gate, NetHost {
   private readonly live = new Map<string, Process>();
   private readonly incarnations = new Map<string, number>();
   private queue: Queued[] = [];
+  /** Taken down by a crash or a power loss (not a process that exited on its own) and not restarted since. */
+  downByFault = false;
   /** Bumped on every crash or power loss, so a pending restart from before it is void. */
   private lifeEpoch = 0;
 
@@ -186,6 +188,7 @@ export class Host implements Gate, NetHost {
     // A crash while the processes are still starting kills them too: the pending start is void.
     if (!this.powered || (this.live.size === 0 && !this.starting)) return;
     const ids = this.killAll();
+    this.downByFault = true;
     this.trace.emit('host.crash', this.id, { processes: ids });
     this.network.actorsDied(ids, true);
   }
@@ -195,6 +198,7 @@ export class Host implements Gate, NetHost {
     if (!this.powered) return;
     const ids = this.killAll();
     this.powered = false;
+    this.downByFault = true;
     this.trace.emit('host.power-off', this.id, { processes: ids });
     this.disk.powerLoss();
     this.network.actorsDied(ids, false);
@@ -204,6 +208,7 @@ export class Host implements Gate, NetHost {
   restart(delayMs = this.startupDelayMs): void {
     if (this.powered && this.live.size === this.specs.length) return;
     this.powered = true;
+    this.downByFault = false;
     this.starting = true;
     const epoch = this.lifeEpoch;
     this.trace.emit('host.restart', this.id, { delayMs });

@@ -11,7 +11,7 @@ import { validateScenario } from '../../sim/scenario/validate';
 import type { FaultEntry } from '../../sim/world/nemesis';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkPartitionOwnership } from '../property/consumer/partitionOwnership';
+import { checkPartitionOwnership } from '../../sim/check/partitionOwnership';
 
 // Issue 8's done-means on the real cluster (brokers with the embedded group coordinator, __consumer_offsets
 // replicated through the replica manager), where the scenario library does not already cover them: the

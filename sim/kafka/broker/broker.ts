@@ -25,7 +25,7 @@ import type {
   PartitionMetadata,
   ProduceRequest,
 } from '../protocol';
-import { EARLIEST_TIMESTAMP } from '../protocol';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
 import { quorumConfig } from '../raft/quorumConfig';
@@ -385,8 +385,13 @@ export class Broker extends Process {
       if (!p) return { topic: q.topic, partition: q.partition, error: 'NOT_LEADER_OR_FOLLOWER' as const, offset: -1, leaderEpoch: -1 };
       const err = p.checkLeaderEpoch(q.currentLeaderEpoch);
       if (err !== 'NONE') return { topic: q.topic, partition: q.partition, error: err, offset: -1, leaderEpoch: -1 };
-      const offset = q.timestamp === EARLIEST_TIMESTAMP ? p.log.logStartOffset : p.log.highWatermark;
-      return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset, leaderEpoch: p.leaderEpoch };
+      // Earliest: the log start; latest: the HW (what a read_uncommitted consumer may read); a timestamp: the
+      // first record at or after it below the HW, or -1 when there is none [UnifiedLog.fetchOffsetByTimestamp].
+      if (q.timestamp === EARLIEST_TIMESTAMP) return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset: p.log.logStartOffset, leaderEpoch: p.leaderEpoch };
+      if (q.timestamp === LATEST_TIMESTAMP) return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset: p.log.highWatermark, leaderEpoch: p.leaderEpoch };
+      const found = p.log.fetchOffsetByTimestamp(q.timestamp);
+      const offset = found !== null && found.offset < p.log.highWatermark ? found.offset : -1;
+      return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset, leaderEpoch: found?.leaderEpoch ?? p.leaderEpoch };
     });
     this.send(from, { type: 'ListOffsetsResponse', correlationId: req.correlationId, partitions }, 32 * partitions.length);
   }

@@ -33,6 +33,8 @@ export interface PartitionLog {
   endOffsetForEpoch(epoch: number): EpochEndOffset;
   /** Records (epoch, startOffset) in the leader-epoch cache (a new leader does this at once, KIP-279). */
   assignEpochStartOffset(epoch: number, startOffset: number): void;
+  /** The first record with a timestamp at or after `timestampMs` (ListOffsets by time), or null. */
+  fetchOffsetByTimestamp(timestampMs: number): { offset: number; timestamp: number; leaderEpoch: number } | null;
   /** Writes the HW checkpoint (replica.high.watermark.checkpoint.interval.ms). */
   checkpointHighWatermark(): void;
 }

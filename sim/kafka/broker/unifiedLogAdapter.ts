@@ -52,6 +52,9 @@ export class UnifiedLogAdapter implements PartitionLog {
   assignEpochStartOffset(epoch: number, startOffset: number): void {
     this.log.maybeAssignEpochStartOffset(epoch, startOffset);
   }
+  fetchOffsetByTimestamp(timestampMs: number) {
+    return this.log.fetchOffsetByTimestamp(timestampMs);
+  }
   checkpointHighWatermark(): void {
     // The log manager writes all high watermarks together (replication-offset-checkpoint).
   }

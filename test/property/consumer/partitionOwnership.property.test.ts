@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ms } from '../../../sim/core/time';
 import { FakeWorld } from '../../support/fakeBroker';
-import { checkPartitionOwnership } from './partitionOwnership';
+import { checkPartitionOwnership } from '../../../sim/check/partitionOwnership';
 
 interface Fault {
   /** crash / pause of a consumer's host; a broker's crash; the group coordinator moving to the other broker. */

@@ -11,7 +11,7 @@
  * ILLEGAL_GENERATION), but its claims no longer count. Assignments a removed member id takes on later are
  * reported as zombie claims.
  */
-import type { TraceEvent } from '../../../sim/core/trace';
+import type { TraceEvent } from '../core/trace';
 
 export interface OwnershipViolation {
   readonly t: number;
