@@ -36,13 +36,16 @@ export function demo(io: CliIo, all: boolean): number {
     const s = validateScenario(spec);
     const r = runScenario(s, { hash: false });
     allOk &&= r.ok;
-    rows.push([
-      s.id,
-      s.summary.length > 70 ? s.summary.slice(0, 67) + '...' : s.summary,
-      r.expectations.map((e) => `${e.check} ${e.op} ${e.expected}`).join('; '),
-      r.expectations.map((e) => `${e.check} = ${e.actual}`).join('; '),
-      r.ok ? st.ok('ok') : st.bad('FAILED'),
-    ]);
+    // One row per expectation; the scenario and what it shows on its first row.
+    r.expectations.forEach((e, i) => {
+      rows.push([
+        i === 0 ? s.id : '',
+        i === 0 ? (s.title.length > 72 ? s.title.slice(0, 69) + '...' : s.title) : '',
+        `${e.check} ${e.op} ${e.expected}`,
+        String(e.actual),
+        e.ok ? st.ok('ok') : st.bad('FAILED'),
+      ]);
+    });
   }
   io.out(table(['SCENARIO', 'WHAT IT SHOWS', 'EXPECTED', 'OBSERVED', 'OK'], rows));
   io.out(`\n${allOk ? 'Every scenario met its expectations.' : 'Some scenarios did not meet their expectations.'} Details: npx kafkasim run <scenario>\n`);
