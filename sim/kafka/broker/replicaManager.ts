@@ -62,8 +62,11 @@ export class ReplicaManager {
 
   constructor(private readonly host: ReplicaManagerHost) {}
 
+  /** Partitions by topic and index: the fetch and produce paths look them up without building keys. */
+  private readonly byTopic = new Map<string, (Partition | undefined)[]>();
+
   partition(topic: string, partition: number): Partition | undefined {
-    return this.partitions.get(`${topic}-${partition}`);
+    return this.byTopic.get(topic)?.[partition];
   }
 
   /** Starts the ISR expiration task: every replica.lag.time.max.ms / 2 [ReplicaManager.startup]. */
@@ -92,6 +95,8 @@ export class ReplicaManager {
         p.stop();
         this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
         this.partitions.delete(key);
+        const list = this.byTopic.get(topic);
+        if (list) list[partitionId] = undefined;
       }
       return;
     }
@@ -99,6 +104,9 @@ export class ReplicaManager {
       const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
       p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
       this.partitions.set(key, p);
+      let list = this.byTopic.get(topic);
+      if (!list) this.byTopic.set(topic, (list = []));
+      list[partitionId] = p;
     }
     const wasLeader = p.isLeader;
     const change = p.applyState(s);
@@ -154,14 +162,13 @@ export class ReplicaManager {
     // With flush.messages the leader's fsync finishes before it answers (Kafka flushes inside the append).
     let flushedAt = 0;
     for (const d of req.partitions) {
-      const p = this.partitions.get(`${d.topic}-${d.partition}`);
-      const base = { topic: d.topic, partition: d.partition, logAppendTimeMs: -1, logStartOffset: -1 };
+      const p = this.partition(d.topic, d.partition);
       if (!p) {
-        results.push({ ...base, error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+        results.push({ topic: d.topic, partition: d.partition, error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1 });
         continue;
       }
       const r = p.appendRecordsToLeader(d.batch, req.acks);
-      results.push({ ...base, error: r.error, baseOffset: r.baseOffset, logAppendTimeMs: nowMs, logStartOffset: p.log.logStartOffset });
+      results.push({ topic: d.topic, partition: d.partition, error: r.error, baseOffset: r.baseOffset, logAppendTimeMs: nowMs, logStartOffset: p.log.logStartOffset });
       if (r.flushCompletesAt !== null) flushedAt = Math.max(flushedAt, r.flushCompletesAt);
       if (r.error === 'NONE') {
         this.completeFetchWaiters(p, 'leader-append');
@@ -285,7 +292,7 @@ export class ReplicaManager {
     let ready = false;
     let budget = req.maxBytes;
     for (const fp of req.partitions) {
-      const p = this.partitions.get(`${fp.topic}-${fp.partition}`);
+      const p = this.partition(fp.topic, fp.partition);
       let r: FetchPartitionResponse;
       if (!p) {
         r = {
@@ -339,7 +346,7 @@ export class ReplicaManager {
   private peekBytes(req: FetchRequest): number {
     let bytes = 0;
     for (const fp of req.partitions) {
-      const p = this.partitions.get(`${fp.topic}-${fp.partition}`);
+      const p = this.partition(fp.topic, fp.partition);
       if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
       const upTo = req.replicaId >= 0 ? p.log.logEndOffset : p.log.highWatermark;
       if (fp.fetchOffset >= upTo) continue;
@@ -372,7 +379,7 @@ export class ReplicaManager {
    * Writes to one partition complete in offset order.
    */
   appendAsLeaderAndWait(topic: string, partition: number, batch: RecordBatch, timeoutMs: number, done: (error: KafkaError) => void): void {
-    const p = this.partitions.get(`${topic}-${partition}`);
+    const p = this.partition(topic, partition);
     if (!p) {
       done('NOT_LEADER_OR_FOLLOWER');
       return;
