@@ -131,6 +131,11 @@ export interface Clock {
 export class Trace {
   private nextSeq = 0;
   private readonly sinks: TraceSink[];
+  /**
+   * Record routine detail (each follower's copy of each batch, followers' high watermarks). A "minimal"
+   * trace leaves it out; emitters of such events check this first, so they cost nothing when it is off.
+   */
+  readonly detail: boolean;
   private readonly wantLines: boolean;
   private readonly hashSink: HashSink | undefined;
 
@@ -138,8 +143,9 @@ export class Trace {
     private readonly clock: Clock,
     readonly header: TraceHeader,
     sinks: TraceSink[],
-    options: { hash?: boolean } = {},
+    options: { hash?: boolean; detail?: boolean } = {},
   ) {
+    this.detail = options.detail !== false;
     this.sinks = sinks.slice();
     if (options.hash !== false) {
       this.hashSink = new HashSink();

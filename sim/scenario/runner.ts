@@ -108,6 +108,7 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
     ...(opts.sinks ? { sinks: opts.sinks } : {}),
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
+    traceDetail: s.trace !== 'minimal',
     network: {
       ...(net?.sameZoneLatencyMs !== undefined && { sameZone: { baseMs: net.sameZoneLatencyMs, jitterMs: net.jitterMs ?? 0.05 } }),
       ...(net?.crossZoneLatencyMs !== undefined && { crossZone: { baseMs: net.crossZoneLatencyMs, jitterMs: net.jitterMs ?? 0.2 } }),

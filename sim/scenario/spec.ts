@@ -34,7 +34,7 @@ export interface ScenarioSpec {
   readonly actions?: readonly ActionSpec[];
   readonly captions?: readonly CaptionSpec[];
   readonly expect?: readonly ExpectationSpec[];
-  /** How much the trace records: "full" adds every network message (for the UI's sequence diagram). */
+  /** How much the trace records: "minimal" leaves out routine replica detail (followers' copies and high watermarks), "full" adds every network message (for the UI's sequence diagram). */
   readonly trace?: 'minimal' | 'standard' | 'full';
 }
 

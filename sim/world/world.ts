@@ -20,6 +20,8 @@ export interface WorldOptions {
   readonly keepEvents?: boolean;
   /** Compute the trace hash as the run goes (on by default). */
   readonly hash?: boolean;
+  /** Record routine detail (see Trace.detail); off for a minimal trace. */
+  readonly traceDetail?: boolean;
 }
 
 export interface HostInspection {
@@ -68,6 +70,7 @@ export class World {
     sinks.push(...(options.sinks ?? []));
     this.trace = new Trace(this.scheduler, makeHeader(options.scenario ?? 'world', options.seed, options.config ?? {}), sinks, {
       hash: options.hash !== false,
+      detail: options.traceDetail !== false,
     });
     this.network = new Network(this.scheduler, this.trace, this.random.fork('network'), { ...DEFAULT_NETWORK_CONFIG, ...options.network });
     this.diskConfig = { ...DEFAULT_DISK_CONFIG, ...options.disk };

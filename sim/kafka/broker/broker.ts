@@ -489,8 +489,10 @@ export class Broker extends Process {
       emitTruncate: (p, from, to, reason) =>
         this.trace.emit('replica.truncate', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, from, to, reason, leader: p.leader, leaderEpoch: p.leaderEpoch }),
       emitFollowerHighWatermark: (p, hw) =>
+        this.trace.detail &&
         this.trace.emit('replica.hw', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, hw, leo: p.log.logEndOffset, role: 'follower' }),
       emitFollowerAppend: (p, base, last, epoch) =>
+        this.trace.detail &&
         this.trace.emit('replica.append', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, base, last, epoch, role: 'follower' }),
     };
   }
