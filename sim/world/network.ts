@@ -12,7 +12,8 @@ declare module '../core/trace' {
   }
 }
 
-export type DropReason = 'link-cut' | 'lossy' | 'connection-broken' | 'unreachable' | 'process-down';
+/** Why a message did not go through now; 'held-by-cut' ones wait for the heal and may still arrive. */
+export type DropReason = 'held-by-cut' | 'lossy' | 'connection-broken' | 'unreachable' | 'process-down';
 export type DisconnectCause = 'peer-crashed' | 'link-failure' | 'connect-failed' | 'closed-by-peer' | 'connection-refused';
 
 export interface LatencyConfig {
@@ -92,6 +93,12 @@ class Connection {
   /** Arrival time of the last message in each direction, to keep each direction in order. */
   lastAtoB: Micros = 0;
   lastBtoA: Micros = 0;
+  /**
+   * Messages that could not cross a cut link, in order, per direction: TCP keeps retransmitting them and
+   * they arrive once the link heals, unless the connection dies first.
+   */
+  heldAtoB: Held[] | null = null;
+  heldBtoA: Held[] | null = null;
   constructor(
     readonly a: string,
     readonly b: string,
@@ -106,6 +113,15 @@ class Connection {
   get anyOpen(): boolean {
     return this.aOpen || this.bOpen;
   }
+}
+
+interface Held {
+  readonly from: string;
+  readonly to: string;
+  readonly msg: unknown;
+  readonly bytes: number;
+  /** When it was first sent: TCP gives up on it after silentFailureDetectionMs. */
+  readonly sentAt: Micros;
 }
 
 interface InFlight {
@@ -195,9 +211,9 @@ export class Network implements Transport {
       }
       return;
     }
-    if (this.isCut(fromHost.id, toHost.id)) {
-      this.drop(from.id, to, msg, 'link-cut');
-      this.breakConnection(conn, 'silent', 'link-failure');
+    if (this.isCut(fromHost.id, toHost.id) || this.holding(conn, from.id)) {
+      // TCP keeps retransmitting across the cut: the message waits for the heal (or the connection's end).
+      this.hold(conn, { from: from.id, to, msg, bytes, sentAt: this.scheduler.now });
       return;
     }
     const fault = this.linkFaults.get(fromHost.id)?.get(toHost.id);
@@ -230,9 +246,14 @@ export class Network implements Transport {
     this.scheduler.at(arrive, this.arrive, flight, 'a message delivery');
   }
 
-  /** A message reaches its receiver's host, unless its connection broke on the way. */
+  /** A message reaches its receiver's host, unless its connection broke on the way or a cut holds it. */
   private readonly arrive = (f: InFlight): void => {
     if (f.conn.broken) return;
+    const fromHost = this.actorHost.get(f.from);
+    if (fromHost && this.isCut(fromHost.id, f.host.id)) {
+      this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, sentAt: this.scheduler.now });
+      return;
+    }
     // The receiver first learns that its older connection to the sender is gone.
     this.noticeOlder(f.conn, f.to, f.from);
     f.host.deliver(f.to, f.from, f.msg);
@@ -249,10 +270,12 @@ export class Network implements Transport {
     const fromHost = this.actorHost.get(from);
     const peerHost = this.actorHost.get(peer);
     if (!fromHost || !peerHost) return;
-    // A FIN reaches the peer if the way is open; otherwise it finds out the slow way.
+    // A FIN reaches the peer if the way is open; across a cut it is retransmitted and arrives after the heal;
+    // a peer whose machine is off finds out the slow way.
     const reachable = peerHost.osUp && !this.isCut(fromHost.id, peerHost.id);
     const delay = reachable ? this.latency(fromHost, peerHost) : ms(this.config.silentFailureDetectionMs);
     this.scheduleNotice(conn, peer, from, 'closed-by-peer', delay);
+    if (!reachable && peerHost.osUp) this.pendingFins.push({ conn, peer, from });
   }
 
   private drop(from: string, to: string, msg: unknown, reason: DropReason): void {
@@ -396,7 +419,11 @@ export class Network implements Transport {
     return (this.cut.get(fromHost)?.get(toHost) ?? 0) > 0;
   }
 
-  /** Nothing from `fromHosts` reaches `toHosts` (one direction). Breaks the connections across. */
+  /**
+   * Nothing from `fromHosts` reaches `toHosts` (one direction). Connections across survive, as TCP
+   * connections do: what they carry waits for the heal, until a timeout (the application's own, or TCP's
+   * after silentFailureDetectionMs) closes them.
+   */
   cutOneWay(fromHosts: readonly string[], toHosts: readonly string[]): void {
     for (const a of fromHosts) {
       for (const b of toHosts) {
@@ -404,7 +431,6 @@ export class Network implements Transport {
         let m = this.cut.get(a);
         if (!m) this.cut.set(a, (m = new Map()));
         m.set(b, (m.get(b) ?? 0) + 1);
-        for (const c of this.connectionsBetween(a, b)) this.breakConnection(c, 'silent', 'link-failure');
       }
     }
   }
@@ -421,6 +447,7 @@ export class Network implements Transport {
       }
       if (m.size === 0) this.cut.delete(a);
     }
+    this.releaseHeld();
   }
 
   /** Splits the hosts into groups that cannot reach each other (both directions). */
@@ -441,12 +468,88 @@ export class Network implements Transport {
   heal(hosts?: readonly string[]): void {
     if (!hosts) {
       this.cut.clear();
-      return;
+    } else {
+      const set = new Set(hosts);
+      for (const [a, m] of this.cut) {
+        for (const b of [...m.keys()]) if (set.has(a) || set.has(b)) m.delete(b);
+        if (m.size === 0) this.cut.delete(a);
+      }
     }
-    const set = new Set(hosts);
-    for (const [a, m] of this.cut) {
-      for (const b of [...m.keys()]) if (set.has(a) || set.has(b)) m.delete(b);
-      if (m.size === 0) this.cut.delete(a);
+    this.releaseHeld();
+  }
+
+  // ---- traffic held by cuts ----
+
+  /** Connections with messages waiting for a heal. */
+  private readonly heldConns = new Set<Connection>();
+  /** Closes whose FIN waits for a heal to reach the peer. */
+  private pendingFins: { conn: Connection; peer: string; from: string }[] = [];
+
+  private holding(conn: Connection, from: string): boolean {
+    const q = from === conn.a ? conn.heldAtoB : conn.heldBtoA;
+    return q !== null && q.length > 0;
+  }
+
+  private hold(conn: Connection, h: Held): void {
+    if (this.config.traceMessages) this.trace.emit('net.drop', h.from, { to: h.to, type: typeOf(h.msg), reason: 'held-by-cut' });
+    const q = h.from === conn.a ? (conn.heldAtoB ??= []) : (conn.heldBtoA ??= []);
+    q.push(h);
+    this.heldConns.add(conn);
+    if (q.length === 1) {
+      // TCP's user timeout: data unacknowledged this long kills the connection (both ends hear of it).
+      this.scheduler.after(
+        ms(this.config.silentFailureDetectionMs),
+        () => {
+          if (!conn.broken && q.length > 0 && q[0] === h) this.breakConnection(conn, 'silent', 'link-failure', 0);
+        },
+        undefined,
+        'a TCP retransmission timeout',
+      );
+    }
+  }
+
+  /** After a heal: what waited on links now open goes out, in order, one trip later (the next retransmission). */
+  private releaseHeld(): void {
+    if (this.pendingFins.length > 0) {
+      const waiting: typeof this.pendingFins = [];
+      for (const f of this.pendingFins) {
+        const fromHost = this.actorHost.get(f.from);
+        const peerHost = this.actorHost.get(f.peer);
+        if (!fromHost || !peerHost || !f.conn.openFor(f.peer)) continue;
+        if (this.isCut(fromHost.id, peerHost.id)) waiting.push(f);
+        else this.scheduleNotice(f.conn, f.peer, f.from, 'closed-by-peer', this.latency(fromHost, peerHost));
+      }
+      this.pendingFins = waiting;
+    }
+    if (this.heldConns.size === 0) return;
+    for (const conn of [...this.heldConns]) {
+      if (conn.broken) {
+        conn.heldAtoB = conn.heldBtoA = null;
+        this.heldConns.delete(conn);
+        continue;
+      }
+      for (const dir of ['AtoB', 'BtoA'] as const) {
+        const q = dir === 'AtoB' ? conn.heldAtoB : conn.heldBtoA;
+        if (!q || q.length === 0) continue;
+        const fromHost = this.actorHost.get(q[0]!.from);
+        const toHost = this.actorHost.get(q[0]!.to);
+        if (!fromHost || !toHost || this.isCut(fromHost.id, toHost.id)) continue;
+        if (dir === 'AtoB') conn.heldAtoB = null;
+        else conn.heldBtoA = null;
+        for (const h of q) {
+          let arrive = this.scheduler.now + this.latency(fromHost, toHost);
+          if (dir === 'AtoB') {
+            if (arrive < conn.lastAtoB) arrive = conn.lastAtoB;
+            conn.lastAtoB = arrive;
+          } else {
+            if (arrive < conn.lastBtoA) arrive = conn.lastBtoA;
+            conn.lastBtoA = arrive;
+          }
+          if (this.config.traceMessages) this.trace.emit('net.send', h.from, { to: h.to, type: typeOf(h.msg), bytes: h.bytes, arrive, msg: h.msg });
+          this.scheduler.at(arrive, this.arrive, { conn, from: h.from, to: h.to, host: toHost, msg: h.msg }, 'a message delivery');
+        }
+      }
+      if (!conn.heldAtoB?.length && !conn.heldBtoA?.length) this.heldConns.delete(conn);
     }
   }
 

@@ -131,23 +131,26 @@ describe('network: connections', () => {
     expect(w.b().received.map((r) => r.msg)).toEqual(['c1', 'from a#1']);
   });
 
-  it('sends on a silently broken connection vanish until the sender is told; then the next send reconnects', () => {
-    const w = pair({ silentFailureDetectionMs: 5_000 });
-    w.world.network.cutOneWay(['h2'], ['h1']); // b -> a cut: the connection cannot live
-    w.world.runUntil(ms(1));
-    w.world.network.uncutOneWay(['h2'], ['h1']);
-    w.a().send('b', 'first'); // opens a connection: fine now
+  it('a connection outlives a short cut: what was sent waits and arrives after the heal, in order', () => {
+    const w = pair({ sameZone: { baseMs: 1, jitterMs: 0 }, silentFailureDetectionMs: 5_000 });
+    w.a().send('b', 'first');
     w.world.runUntil(ms(10));
-    w.world.network.cutOneWay(['h2'], ['h1']);
-    w.world.runUntil(ms(20));
-    w.world.network.uncutOneWay(['h2'], ['h1']);
-    w.a().send('b', 'lost'); // the connection broke at 10ms; a does not know yet
-    w.world.runUntil(ms(10) + ms(5_000));
-    expect(w.a().disconnects).toEqual([{ t: ms(10) + ms(5_000), peer: 'b' }]);
-    w.a().send('b', 'reconnected');
-    w.world.runUntil(seconds(10));
-    expect(w.b().received.map((r) => r.msg)).toEqual(['first', 'reconnected']);
-    expect(eventsOf(w.world, 'net.drop').map((e) => e.reason)).toEqual(['connection-broken']);
+    w.world.network.cutOneWay(['h1'], ['h2']);
+    w.a().send('b', 'during 1');
+    w.a().send('b', 'during 2');
+    w.b().send('a', 'other way'); // the other direction is not cut
+    w.world.runUntil(ms(500));
+    expect(w.b().received.map((r) => r.msg)).toEqual(['first']);
+    expect(w.a().received.map((r) => r.msg)).toEqual(['other way']);
+    w.world.network.uncutOneWay(['h1'], ['h2']);
+    w.a().send('b', 'after');
+    w.world.runUntil(seconds(1));
+    // Held messages go first, then what was sent after the heal; no disconnect on either side.
+    expect(w.b().received.map((r) => r.msg)).toEqual(['first', 'during 1', 'during 2', 'after']);
+    expect(w.b().received[1]!.t).toBe(ms(500) + ms(1));
+    expect(w.a().disconnects).toEqual([]);
+    expect(w.b().disconnects).toEqual([]);
+    expect(eventsOf(w.world, 'net.drop').map((e) => e.reason)).toEqual(['held-by-cut', 'held-by-cut']);
   });
 
   it('a lossy link with rate 1 loses the first message and breaks the connection, as TCP would surface it', () => {
@@ -219,20 +222,37 @@ describe('network: connections', () => {
 });
 
 describe('network: cuts', () => {
-  it('nothing crosses a cut link: messages in flight are dropped and the connection breaks', () => {
+  it('a long cut: a message in flight waits, and TCP gives up on it after silentFailureDetectionMs; both ends hear of it', () => {
     const w = pair({ sameZone: { baseMs: 5, jitterMs: 0 }, silentFailureDetectionMs: 1_000 });
     w.a().send('b', 'in flight');
     w.world.runUntil(ms(1));
     w.world.network.cutOneWay(['h1'], ['h2']);
-    w.world.runUntil(ms(100));
-    w.world.network.heal();
     w.world.runUntil(seconds(2));
+    w.world.network.heal();
+    w.world.runUntil(seconds(3));
+    // It reached the cut at 5 ms and was held; 1 s later the connection died, and the message with it.
     expect(w.b().received).toEqual([]);
-    expect(w.a().disconnects.map((d) => d.t)).toEqual([ms(1) + ms(1_000)]);
+    expect(w.a().disconnects.map((d) => d.t)).toEqual([ms(5) + ms(1_000)]);
+    expect(w.b().disconnects.map((d) => d.t)).toEqual([ms(5) + ms(1_000)]);
     // After the heal and the notice, a new connection works.
     w.a().send('b', 'after');
-    w.world.runUntil(seconds(3));
+    w.world.runUntil(seconds(4));
     expect(w.b().received.map((r) => r.msg)).toEqual(['after']);
+  });
+
+  it('a connection the application closes during a cut takes its held messages with it', () => {
+    const w = pair({ sameZone: { baseMs: 1, jitterMs: 0 }, silentFailureDetectionMs: 60_000 });
+    w.a().send('b', 'hello');
+    w.world.runUntil(ms(10));
+    w.world.network.cutOneWay(['h1'], ['h2']);
+    w.a().send('b', 'held');
+    w.world.runUntil(ms(100));
+    w.world.network.close('a', 'b'); // a request timed out: NetworkClient closes the connection
+    w.world.network.heal();
+    w.world.runUntil(seconds(1));
+    expect(w.b().received.map((r) => r.msg)).toEqual(['hello']);
+    // b hears of the close once the FIN can reach it.
+    expect(w.b().disconnects.length).toBe(1);
   });
 
   it('cuts are counted: undoing one of two overlapping partitions leaves the other in force', () => {
