@@ -6,6 +6,7 @@ import { lostWriteStory } from './stories';
 import { metricChecks } from './metrics';
 import { groupMetrics } from './groupMetrics';
 import { checkPartitionOwnership } from './partitionOwnership';
+import { OffsetSet } from './offsetSet';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -177,8 +178,8 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
         if (first <= prev) nonmono.push(`${e.node} read ${tp(r.topic, r.partition)} offset ${first} at ${at(e.t)} after having read up to ${prev}`);
         else {
           const f = h.finals.get(tp(r.topic, r.partition));
-          const skipped = f ? f.offsets.filter((o) => o > prev && o < first) : [];
-          if (skipped.length > 0) skips.push(`${e.node} jumped from offset ${prev} to ${first} in ${tp(r.topic, r.partition)} at ${at(e.t)}, skipping ${skipped.length} record(s)`);
+          const skipped = f ? countBetween(f.offsets, prev, first) : 0;
+          if (skipped > 0) skips.push(`${e.node} jumped from offset ${prev} to ${first} in ${tp(r.topic, r.partition)} at ${at(e.t)}, skipping ${skipped} record(s)`);
         }
       }
       lastPos.set(k, r.offsets[r.offsets.length - 1]!);
@@ -308,17 +309,13 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
   set('commit-backwards', result(backwards.length, backwards));
 
   // Re-reads: a group reading one offset more than once.
-  const readByGroup = new Map<string, Set<string>>();
+  const readByGroup = new Map<string, OffsetSet>();
   let rereads = 0;
   for (const p of h.polls) {
     const g = p.group ?? p.consumer;
     let s = readByGroup.get(g);
-    if (!s) readByGroup.set(g, (s = new Set()));
-    for (const o of p.offsets) {
-      const k = `${tp(p.topic, p.partition)}@${o}`;
-      if (s.has(k)) rereads++;
-      else s.add(k);
-    }
+    if (!s) readByGroup.set(g, (s = new OffsetSet()));
+    for (const o of p.offsets) if (!s.add(p.topic, p.partition, o)) rereads++;
   }
   set('re-reads', result(rereads, []));
 
@@ -393,4 +390,19 @@ function serviceFigures(events: readonly TraceEvent[], h: History, acked: readon
   }
   e2e.sort((a, b) => a - b);
   set('e2e.p99-ms', result(ms3(percentile(e2e, 99)), []));
+}
+
+/** How many of the ascending `offsets` lie strictly between `lo` and `hi` (two binary searches). */
+function countBetween(offsets: readonly number[], lo: number, hi: number): number {
+  const firstAbove = (x: number) => {
+    let a = 0;
+    let b = offsets.length;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if (offsets[m]! <= x) a = m + 1;
+      else b = m;
+    }
+    return a;
+  };
+  return Math.max(0, firstAbove(hi - 1) - firstAbove(lo));
 }

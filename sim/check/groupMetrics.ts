@@ -1,6 +1,7 @@
 import type { TraceEvent } from '../core/trace';
 import type { CheckResult } from './checkers';
 import { History, tp } from './history';
+import { OffsetSet } from './offsetSet';
 
 /**
  * Figures per consumer group, named `<figure>.<group>` (e.g. `lag.final.billing`), so one scenario can
@@ -52,41 +53,39 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
   const acked = h.sendsInOrder.filter((s) => s.status === 'ok');
 
   // Reads and processing per group.
-  const read = new Map<string, Set<string>>();
+  const read = new Map<string, OffsetSet>();
   const readCount = new Map<string, number>();
   const rereads = new Map<string, number>();
   const seenValues = new Map<string, Set<string>>();
   for (const p of h.polls) {
     const g = p.group ?? p.consumer;
     let s = read.get(g);
-    if (!s) read.set(g, (s = new Set()));
+    if (!s) read.set(g, (s = new OffsetSet()));
     let v = seenValues.get(g);
     if (!v) seenValues.set(g, (v = new Set()));
     readCount.set(g, (readCount.get(g) ?? 0) + p.offsets.length);
     p.offsets.forEach((o, i) => {
-      const k = `${tp(p.topic, p.partition)}@${o}`;
-      if (s!.has(k)) rereads.set(g, (rereads.get(g) ?? 0) + 1);
-      else s!.add(k);
+      if (!s!.add(p.topic, p.partition, o)) rereads.set(g, (rereads.get(g) ?? 0) + 1);
       const val = p.values[i];
       if (val !== null && val !== undefined) v!.add(val);
     });
   }
-  const processed = new Map<string, Set<string>>();
+  const processed = new Map<string, OffsetSet>();
   for (const e of events) {
     if (e.kind !== 'consumer.processed') continue;
     const g = groupOf.get(e.node) ?? e.node;
     let s = processed.get(g);
-    if (!s) processed.set(g, (s = new Set()));
-    for (const o of e.offsets as number[]) s.add(`${tp(e.topic as string, e.partition as number)}@${o}`);
+    if (!s) processed.set(g, (s = new OffsetSet()));
+    for (const o of e.offsets as number[]) s.add(e.topic as string, e.partition as number, o);
   }
-  // Where each acknowledged value sits (its partition and offset) to match it against processed offsets.
-  const where = (value: string): string | null => {
+  // Whether the group processed the position where an acknowledged value sits.
+  const processedValue = (done: OffsetSet, value: string): boolean | null => {
     const s = h.sends.get(value);
     if (!s || s.offset < 0) {
       const la = h.leaderAppends.get(value);
-      return la ? `${tp(la.topic, la.partition)}@${la.offset}` : null;
+      return la ? done.has(la.topic, la.partition, la.offset) : null;
     }
-    return `${tp(s.topic, s.partition)}@${s.offset}`;
+    return done.has(s.topic, s.partition, s.offset);
   };
   let unprocessedAll = 0;
   const unprocessedExamples: string[] = [];
@@ -107,11 +106,8 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
     const mine = acked.filter((s) => topics.has(s.topic));
     const seen = seenValues.get(g) ?? new Set<string>();
     const unseen = mine.filter((s) => !seen.has(s.value));
-    const done = processed.get(g) ?? new Set<string>();
-    const unprocessed = mine.filter((s) => {
-      const w = where(s.value);
-      return w !== null && !done.has(w);
-    });
+    const done = processed.get(g) ?? new OffsetSet();
+    const unprocessed = mine.filter((s) => processedValue(done, s.value) === false);
     unprocessedAll += unprocessed.length;
     if (unprocessed[0]) unprocessedExamples.push(`group ${g} never processed ${unprocessed[0].value} (${unprocessed.length} records)`);
     const lagFinal = lagOf(g, (k) => h.finals.get(k)?.highWatermark ?? lag.hw.get(k) ?? 0);

@@ -1,5 +1,6 @@
 import type { Micros } from '../core/time';
 import type { TraceEvent } from '../core/trace';
+import { tpKey } from '../kafka/protocol';
 
 declare module '../core/trace' {
   interface TraceKinds {
@@ -86,8 +87,9 @@ export interface PollObservation {
   readonly values: readonly (string | null)[];
 }
 
+/** "topic-partition" (memoised: the checkers look partitions up by it hundreds of thousands of times). */
 export function tp(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
+  return tpKey(topic, partition);
 }
 
 /**

@@ -76,7 +76,9 @@ export abstract class Actor {
   /** Runs `fn` after `delay` microseconds, unless this incarnation has died by then. */
   setTimer(delay: Micros, fn: () => void): TimerId {
     if (!this._alive) return NO_TIMER;
-    return this.ctx.scheduler.after(delay, fireTimer, { actor: this, fn }, `a timer of ${this.id}`);
+    // The name for the scheduler's error is built only when there is one (this runs for every timer).
+    if (!(delay >= 0)) return this.ctx.scheduler.after(delay, fireTimer, { actor: this, fn }, `a timer of ${this.id}`);
+    return this.ctx.scheduler.after(delay, fireTimer, { actor: this, fn });
   }
 
   cancelTimer(id: TimerId): void {

@@ -17,8 +17,14 @@ export interface TopicPartition {
   readonly partition: number;
 }
 
+/** Keys already built, per topic and partition: a map lookup with a fresh string costs a hash each time. */
+const tpKeys = new Map<string, string[]>();
+
+/** "topic-partition", as Kafka prints a TopicPartition; the same string object every time (a pure memo). */
 export function tpKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
+  let keys = tpKeys.get(topic);
+  if (keys === undefined) tpKeys.set(topic, (keys = []));
+  return (keys[partition] ??= `${topic}-${partition}`);
 }
 
 // ---- ApiVersions (the first request on a new client connection) ----

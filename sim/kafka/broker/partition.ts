@@ -2,6 +2,7 @@ import type { Trace } from '../../core/trace';
 import type { BrokerConfig } from '../config/configs';
 import type { KafkaError } from '../errors';
 import type { FetchPartition, FetchPartitionResponse } from '../protocol';
+import { tpKey } from '../protocol';
 import { lastOffset, type RecordBatch } from '../records';
 import type { PartitionLog } from './partitionLog';
 import { resetFollowerState, updateFetchState, type FollowerState } from './rules/followerState';
@@ -101,7 +102,7 @@ export class Partition {
     readonly log: PartitionLog,
     private readonly host: ReplicaHost,
   ) {
-    this.key = `${topic}-${partition}`;
+    this.key = tpKey(topic, partition);
   }
 
   get isLeader(): boolean {
@@ -259,7 +260,7 @@ export class Partition {
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
       const sent = this.sentToFollower.get(replicaId);
       if (sent && sent.hw === hw && sent.logStart === log.logStartOffset) return null;
-      this.sentToFollower.set(replicaId, { hw, logStart: log.logStartOffset });
+      this.noteSent(replicaId, hw, log.logStartOffset);
       return this.response('NONE', hw, leo, null, NO_BATCHES);
     }
     if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
@@ -277,9 +278,18 @@ export class Partition {
     if (r.error) return this.errorResponse(r.error);
     if (isFollower) {
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-      this.sentToFollower.set(replicaId, { hw, logStart: log.logStartOffset });
+      this.noteSent(replicaId, hw, log.logStartOffset);
     }
     return this.response('NONE', hw, leo, null, r.batches);
+  }
+
+  /** What the last response to this follower said (updated in place: this runs on every follower fetch). */
+  private noteSent(replicaId: number, hw: number, logStart: number): void {
+    const sent = this.sentToFollower.get(replicaId);
+    if (sent) {
+      sent.hw = hw;
+      sent.logStart = logStart;
+    } else this.sentToFollower.set(replicaId, { hw, logStart });
   }
 
   /** One partition of a fetch response (a plain literal: object spread is slow on this hot path). */

@@ -1,6 +1,7 @@
 import { ms } from '../../core/time';
 import type { Outcome } from '../net/networkClient';
 import type { FetchPartition, FetchPartitionResponse, FetchRequest, FetchResponse } from '../protocol';
+import { tpKey } from '../protocol';
 import { lastOffset } from '../records';
 import type { Partition } from './partition';
 import { offsetTruncationState } from './rules/truncation';
@@ -169,7 +170,7 @@ export class ReplicaFetcher {
       return;
     }
     for (const r of o.response.partitions) {
-      const s = this.parts.get(`${r.topic}-${r.partition}`);
+      const s = this.parts.get(tpKey(r.topic, r.partition));
       if (!s || s.partition.leaderEpoch !== s.leaderEpoch) continue; // removed or moved on meanwhile
       this.processPartition(s, r, backoffUs);
     }

@@ -10,7 +10,7 @@ import type {
   ProduceRequest,
   ProduceResponse,
 } from '../protocol';
-import { batchesBytes } from '../protocol';
+import { batchesBytes, tpKey } from '../protocol';
 import type { RecordBatch } from '../records';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
@@ -273,7 +273,7 @@ export class ReplicaManager {
     }
     const op: DelayedFetch = { from, req, timer: NO_TIMER, done: false };
     for (const fp of req.partitions) {
-      const key = `${fp.topic}-${fp.partition}`;
+      const key = tpKey(fp.topic, fp.partition);
       let set = this.fetchWaiters.get(key);
       if (!set) this.fetchWaiters.set(key, (set = new Set()));
       set.add(op);
@@ -361,7 +361,7 @@ export class ReplicaManager {
     if (op.done) return;
     op.done = true;
     this.host.cancelTimer(op.timer);
-    for (const fp of op.req.partitions) this.fetchWaiters.get(`${fp.topic}-${fp.partition}`)?.delete(op);
+    for (const fp of op.req.partitions) this.fetchWaiters.get(tpKey(fp.topic, fp.partition))?.delete(op);
     const resp = this.readAll(op.req);
     this.sendFetchResponse(op.from, op.req, resp.partitions);
   }
@@ -369,8 +369,8 @@ export class ReplicaManager {
   private sendFetchResponse(from: string, req: FetchRequest, partitions: FetchPartitionResponse[]): void {
     let bytes = 0;
     for (const p of partitions) bytes += batchesBytes(p.batches) + 32;
-    const resp: Omit<FetchResponse, 'correlationId'> = { type: 'FetchResponse', error: 'NONE', partitions };
-    this.host.reply(from, { ...resp, correlationId: req.correlationId }, bytes);
+    const resp: FetchResponse = { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions };
+    this.host.reply(from, resp, bytes);
   }
 
   /**

@@ -107,6 +107,8 @@ export function epochForOffsetIn(entries: readonly EpochEntry[], offset: number)
 
 export class LeaderEpochFileCache {
   private entries: readonly EpochEntry[];
+  /** The last entry's epoch, kept apart: every fetch asks for it. */
+  private latest: number | undefined;
 
   constructor(
     private readonly checkpoint: CheckpointFile<readonly EpochEntry[]> | null,
@@ -115,6 +117,7 @@ export class LeaderEpochFileCache {
     let e: EpochEntry[] = [];
     for (const x of initial) e = assignEpoch(e, x.epoch, x.startOffset) ?? e;
     this.entries = e;
+    this.latest = e[e.length - 1]?.epoch;
   }
 
   /** Reads `<dir>/leader-epoch-checkpoint` (whatever survived) and keeps writing it there. */
@@ -161,7 +164,7 @@ export class LeaderEpochFileCache {
 
   /** The current leader epoch as this replica's log knows it (the latest entry), if any. */
   get latestEpoch(): number | undefined {
-    return this.entries[this.entries.length - 1]?.epoch;
+    return this.latest;
   }
 
   get latestEntry(): EpochEntry | undefined {
@@ -185,6 +188,7 @@ export class LeaderEpochFileCache {
 
   private set(next: readonly EpochEntry[]): void {
     this.entries = next;
+    this.latest = next[next.length - 1]?.epoch;
     // Kafka fsyncs on assign and flushes truncations in the background; both are a CheckpointFile write here.
     this.checkpoint?.write(next, checkpointBytes(next.length, 16));
   }

@@ -35,6 +35,8 @@ interface PartitionQueue {
   readonly partition: number;
   readonly key: string;
   readonly deque: ProducerBatch[];
+  /** Its place in creation order. */
+  readonly index: number;
 }
 
 /**
@@ -47,6 +49,16 @@ export class RecordAccumulator {
   private readonly queues = new Map<string, PartitionQueue>();
   /** Queues in creation order, so every iteration is deterministic. */
   private readonly order: PartitionQueue[] = [];
+  /**
+   * The queues holding at least one batch, in creation order: the sender looks at these on every wake-up, and
+   * with many partitions and a short linger most queues are empty at any moment.
+   */
+  private readonly nonEmpty: PartitionQueue[] = [];
+  /**
+   * At or before the creation time of every queued batch (a lower bound, made exact by each full scan in
+   * expiredBatches): lets that scan be skipped while nothing can have reached delivery.timeout.ms.
+   */
+  private oldestQueuedBoundUs: Micros = Infinity;
   /** Per-node start of the next drain, so every partition gets its turn [RecordAccumulator.nodesDrainIndex]. */
   private readonly nodesDrainIndex = new Map<number, number>();
   /** Partitions with a batch in flight when max.in.flight.requests.per.connection = 1 [RecordAccumulator.muted]. */
@@ -73,7 +85,7 @@ export class RecordAccumulator {
     const key = TransactionManager.key(topic, partition);
     let q = this.queues.get(key);
     if (!q) {
-      q = { topic, partition, key, deque: [] };
+      q = { topic, partition, key, deque: [], index: this.order.length };
       this.queues.set(key, q);
       this.order.push(q);
     }
@@ -125,6 +137,8 @@ export class RecordAccumulator {
     const b = new ProducerBatch(topic, partition, nowUs, size, compression, this.compressionRatios.estimation(topic, compression));
     b.tryAppend(rec);
     q.deque.push(b);
+    if (q.deque.length === 1) this.becameNonEmpty(q);
+    if (b.createdUs < this.oldestQueuedBoundUs) this.oldestQueuedBoundUs = b.createdUs;
     return { batch: b, newBatchCreated: true, appendedBytes: b.estimatedBytes };
   }
 
@@ -144,7 +158,10 @@ export class RecordAccumulator {
    */
   reenqueue(b: ProducerBatch, nowUs: Micros, backoffUs: Micros): void {
     b.reenqueued(nowUs, backoffUs);
-    const d = this.queue(b.topic, b.partition).deque;
+    if (b.createdUs < this.oldestQueuedBoundUs) this.oldestQueuedBoundUs = b.createdUs;
+    const q = this.queue(b.topic, b.partition);
+    const d = q.deque;
+    if (d.length === 0) this.becameNonEmpty(q);
     if (!this.transactionManager) {
       d.unshift(b);
       return;
@@ -178,9 +195,8 @@ export class RecordAccumulator {
     const readyNodes = new Set<number>();
     const unknown = new Set<string>();
     let next = Infinity;
-    for (const q of this.order) {
-      const head = q.deque[0];
-      if (!head) continue;
+    for (const q of this.nonEmpty) {
+      const head = q.deque[0]!;
       const leader = cluster.leaderOf(q.topic, q.partition);
       const waited = head.waitedTimeUs(nowUs);
       head.maybeUpdateLeaderEpoch(cluster.leaderEpochOf(q.topic, q.partition));
@@ -224,8 +240,12 @@ export class RecordAccumulator {
    */
   drain(cluster: ClusterView, nodes: readonly number[], maxRequestSize: number, nowUs: Micros): Map<number, ProducerBatch[]> {
     const out = new Map<number, ProducerBatch[]>();
+    // The queues each node leads, in creation order (one pass over the queues, not one per node).
+    const byLeader = new Map<number, PartitionQueue[]>();
+    for (const node of nodes) byLeader.set(node, []);
+    for (const q of this.order) byLeader.get(cluster.leaderOf(q.topic, q.partition))?.push(q);
     for (const node of nodes) {
-      const parts = this.order.filter((q) => cluster.leaderOf(q.topic, q.partition) === node);
+      const parts = byLeader.get(node)!;
       const ready: ProducerBatch[] = [];
       out.set(node, ready);
       if (parts.length === 0) continue;
@@ -244,6 +264,7 @@ export class RecordAccumulator {
         if (size + first.estimatedBytes > maxRequestSize && ready.length > 0) break;
         if (this.shouldStopDrainBatchesForPartition(first, q.key)) break;
         q.deque.shift();
+        if (q.deque.length === 0) this.becameEmpty(q);
         const txn = this.transactionManager;
         if (txn && !first.hasSequence) {
           txn.maybeUpdateProducerIdAndEpoch(q.key);
@@ -277,20 +298,27 @@ export class RecordAccumulator {
    */
   expiredBatches(nowUs: Micros): ProducerBatch[] {
     const out: ProducerBatch[] = [];
-    for (const q of this.order) {
+    // No queued batch is older than the bound: nothing can have expired, and the scan over every queue is skipped.
+    if (this.deliveryTimeoutUs > nowUs - this.oldestQueuedBoundUs) return out;
+    let oldest = Infinity;
+    for (const q of [...this.nonEmpty]) {
       while (q.deque.length > 0 && q.deque[0]!.hasReachedDeliveryTimeout(this.deliveryTimeoutUs, nowUs)) {
         const b = q.deque.shift()!;
         b.closed = true;
         out.push(b);
       }
+      if (q.deque.length === 0) this.becameEmpty(q);
+      const head = q.deque[0];
+      if (head && head.createdUs < oldest) oldest = head.createdUs;
     }
+    this.oldestQueuedBoundUs = oldest;
     return out;
   }
 
   /** The earliest time a queued batch reaches delivery.timeout.ms (Infinity: none queued) [RecordAccumulator.nextExpiryTimeMs]. */
   nextExpiryTimeUs(): Micros {
     let t = Infinity;
-    for (const q of this.order) {
+    for (const q of this.nonEmpty) {
       const head = q.deque[0];
       if (head && head.createdUs + this.deliveryTimeoutUs < t) t = head.createdUs + this.deliveryTimeoutUs;
     }
@@ -298,7 +326,18 @@ export class RecordAccumulator {
   }
 
   hasUndrained(): boolean {
-    for (const q of this.order) if (q.deque.length > 0) return true;
-    return false;
+    return this.nonEmpty.length > 0;
+  }
+
+  private becameNonEmpty(q: PartitionQueue): void {
+    const list = this.nonEmpty;
+    let i = list.length;
+    while (i > 0 && list[i - 1]!.index > q.index) i--;
+    list.splice(i, 0, q);
+  }
+
+  private becameEmpty(q: PartitionQueue): void {
+    const i = this.nonEmpty.indexOf(q);
+    if (i >= 0) this.nonEmpty.splice(i, 1);
   }
 }

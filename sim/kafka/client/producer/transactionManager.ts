@@ -91,6 +91,9 @@ export interface EpochBumpOutcome {
   readonly initProducerId: boolean;
 }
 
+/** Partition keys already built (a pure memo: the same string object for the same partition). */
+const partitionKeys = new Map<string, string[]>();
+
 export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
   private pidEpoch: ProducerIdAndEpoch = NO_PRODUCER_ID_AND_EPOCH;
   private currentState: TransactionManagerState = 'UNINITIALIZED';
@@ -101,7 +104,9 @@ export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
   private epochBumpRequired = false;
 
   static key(topic: string, partition: number): string {
-    return `${topic}\u0000${partition}`;
+    let keys = partitionKeys.get(topic);
+    if (keys === undefined) partitionKeys.set(topic, (keys = []));
+    return (keys[partition] ??= `${topic}\u0000${partition}`);
   }
 
   get state(): TransactionManagerState {
