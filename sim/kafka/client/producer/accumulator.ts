@@ -10,6 +10,8 @@ import { TransactionManager } from './transactionManager';
 export interface ClusterView {
   leaderOf(topic: string, partition: number): number;
   leaderEpochOf(topic: string, partition: number): number;
+  /** Bumped whenever a leader may have changed; lets the accumulator reuse its per-leader grouping. */
+  readonly version?: number;
 }
 
 /** [RecordAccumulator.ReadyCheckResult] */
@@ -45,6 +47,8 @@ interface PartitionQueue {
  * asks which leaders have a batch ready (full, lingered long enough, or memory exhausted), then drains at most one
  * batch per partition of each ready leader into one request, stamping producer ids and sequences as it goes.
  */
+const NO_QUEUES: readonly PartitionQueue[] = [];
+
 export class RecordAccumulator {
   private readonly queues = new Map<string, PartitionQueue>();
   /** Queues in creation order, so every iteration is deterministic. */
@@ -54,6 +58,7 @@ export class RecordAccumulator {
    * with many partitions and a short linger most queues are empty at any moment.
    */
   private readonly nonEmpty: PartitionQueue[] = [];
+  private leaderCache: { view: ClusterView; version: number; queues: number; byLeader: Map<number, PartitionQueue[]> } | null = null;
   /**
    * At or before the creation time of every queued batch (a lower bound, made exact by each full scan in
    * expiredBatches): lets that scan be skipped while nothing can have reached delivery.timeout.ms.
@@ -240,12 +245,9 @@ export class RecordAccumulator {
    */
   drain(cluster: ClusterView, nodes: readonly number[], maxRequestSize: number, nowUs: Micros): Map<number, ProducerBatch[]> {
     const out = new Map<number, ProducerBatch[]>();
-    // The queues each node leads, in creation order (one pass over the queues, not one per node).
-    const byLeader = new Map<number, PartitionQueue[]>();
-    for (const node of nodes) byLeader.set(node, []);
-    for (const q of this.order) byLeader.get(cluster.leaderOf(q.topic, q.partition))?.push(q);
+    const byLeader = this.queuesByLeader(cluster);
     for (const node of nodes) {
-      const parts = byLeader.get(node)!;
+      const parts = byLeader.get(node) ?? NO_QUEUES;
       const ready: ProducerBatch[] = [];
       out.set(node, ready);
       if (parts.length === 0) continue;
@@ -327,6 +329,24 @@ export class RecordAccumulator {
 
   hasUndrained(): boolean {
     return this.nonEmpty.length > 0;
+  }
+
+  /**
+   * The queues each broker leads, in creation order [Cluster.partitionsForNode]: rebuilt only when the metadata
+   * or the set of queues changed (a pass over every partition on every drain is most of a big producer's work).
+   */
+  private queuesByLeader(cluster: ClusterView): Map<number, PartitionQueue[]> {
+    const c = this.leaderCache;
+    if (c && c.view === cluster && cluster.version !== undefined && c.version === cluster.version && c.queues === this.order.length) return c.byLeader;
+    const byLeader = new Map<number, PartitionQueue[]>();
+    for (const q of this.order) {
+      const leader = cluster.leaderOf(q.topic, q.partition);
+      let list = byLeader.get(leader);
+      if (!list) byLeader.set(leader, (list = []));
+      list.push(q);
+    }
+    this.leaderCache = { view: cluster, version: cluster.version ?? -1, queues: this.order.length, byLeader };
+    return byLeader;
   }
 
   private becameNonEmpty(q: PartitionQueue): void {
