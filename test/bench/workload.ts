@@ -12,7 +12,8 @@ if (!spec) {
   console.error(`no workload named ${JSON.stringify(name)}; the workloads are: ${Object.keys(WORKLOADS).join(', ')}`);
   process.exit(2);
 }
-const scenario = validateScenario(spec);
+// An optional second argument shortens the run (e.g. "10s") for a quick look; the bench uses the full duration.
+const scenario = validateScenario(process.argv[3] ? { ...spec, duration: process.argv[3] } : spec);
 const t0 = performance.now();
 const r = runScenario(scenario, { hash: false });
 const wallSeconds = (performance.now() - t0) / 1000;

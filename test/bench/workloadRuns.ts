@@ -1,0 +1,38 @@
+/**
+ * Runs a workload of workloads.ts in fresh Node processes (one per run, so each peak memory is its own) and
+ * keeps the median run by wall time.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface WorkloadFigures {
+  readonly simulatedSeconds: number;
+  readonly wallSeconds: number;
+  readonly events: number;
+  readonly eventsPerSec: number;
+  readonly compression: number;
+  readonly peakMemoryMB: number;
+}
+
+const script = fileURLToPath(new URL('./workload.ts', import.meta.url));
+
+export function runWorkload(name: string, runs: number, duration?: string): { median: WorkloadFigures; all: WorkloadFigures[] } {
+  const all: WorkloadFigures[] = [];
+  for (let i = 0; i < runs; i++) {
+    const args = ['--import', 'tsx', script, name, ...(duration ? [duration] : [])];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (r.status !== 0) throw new Error(`workload ${name} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
+    const line = r.stdout.trim().split('\n').pop()!;
+    const f = JSON.parse(line) as WorkloadFigures;
+    all.push({
+      simulatedSeconds: f.simulatedSeconds,
+      wallSeconds: f.wallSeconds,
+      events: f.events,
+      eventsPerSec: f.eventsPerSec,
+      compression: f.compression,
+      peakMemoryMB: f.peakMemoryMB,
+    });
+  }
+  const sorted = [...all].sort((a, b) => a.wallSeconds - b.wallSeconds);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, all };
+}
