@@ -9,6 +9,7 @@ import { evaluateExpectations, runScenario, type RunResult } from '../scenario/r
 import { validateScenario, type Scenario } from '../scenario/validate';
 import { parseArgs, single } from './args';
 import { demo } from './demo';
+import { explore } from './explore';
 import { CliError } from './errors';
 import { librarySpecs, loadScenario } from './library';
 import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
@@ -165,6 +166,7 @@ shows, what was expected, what was observed, and whether it held.
       return demo(io, p.flags.has('all'));
     },
   },
+  explore,
 };
 
 function readSeed(v: string | undefined): number | string | undefined {

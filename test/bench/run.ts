@@ -3,6 +3,9 @@
  * `npm run bench -- --json` prints one JSON object instead of the table.
  */
 import { runBaseline, runEngine } from './engine';
+import { runChaos } from './chaos';
+import { runWorkload } from './workloadRuns';
+import { runBrowser } from './browser';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -36,6 +39,38 @@ if (!only || only === 'engine') {
   rows.push(['engine', `${events.toLocaleString('en')} events, ~10k pending, half cancelled`, `${(eventsPerSec / 1e6).toFixed(2)} M events/s`, `bare heap ${(baselineEventsPerSec / 1e6).toFixed(2)} M/s, ratio ${ratio}`]);
 }
 
+const RUNS: Record<string, number> = { steady: 3, light: 3, big: 1 };
+const WHAT: Record<string, string> = {
+  steady: '3+3 nodes, 12 partitions RF 3, 5,000 x 1 KiB/s acks=all, a group of 3, 60 simulated s',
+  light: 'the same cluster at 100 records/s, 10 simulated min',
+  big: '3+9 nodes, 1,000 partitions RF 3, 20,000 records/s from 4 producers, 2 groups, 60 simulated s',
+};
+const runsFlag = process.argv.find((a) => a.startsWith('--runs='))?.slice(7);
+for (const name of ['steady', 'light', 'big']) {
+  if (only && only !== name) continue;
+  const runs = runsFlag ? Number(runsFlag) : RUNS[name]!;
+  const { median: m } = runWorkload(name, runs);
+  result[name] = m;
+  rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall, ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB (median of ${runs})`]);
+}
+
+if (!only || only === 'chaos') {
+  const c = runChaos();
+  result.chaos = { runsPerMinute1: c.runsPerMinute1, runsPerMinuteAll: c.runsPerMinuteAll, workers: c.workers };
+  rows.push(['chaos', `${c.runs} runs of 30 simulated s, random nemesis, 3+3 nodes, 12 partitions`, `${c.runsPerMinute1} runs/min on 1 worker`, `${c.runsPerMinuteAll} runs/min on ${c.workers} workers`]);
+}
+
+if (!only || only === 'browser') {
+  const b = await runBrowser();
+  if ('skipped' in b) {
+    result.browser = b;
+    rows.push(['browser', 'steady in headless Chromium', 'skipped', b.skipped]);
+  } else {
+    result.browser = b;
+    rows.push(['browser', 'steady in headless Chromium vs Node, same bundle', `${b.compression}x compression`, `${b.wallSeconds} s vs Node ${b.node.wallSeconds} s (x${b.slowdown}), renderer peak ${b.peakMemoryMB} MB`]);
+  }
+}
+
 if (json) {
   console.log(JSON.stringify(result));
 } else {
@@ -44,5 +79,5 @@ if (json) {
   console.log(line(['workload', 'what', 'speed', 'compared']));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
-  console.log('\nmedians of 5 runs, engine and baseline alternating in one process');
+  console.log('\nengine: medians of 5 runs, engine and baseline alternating in one process; workloads: one fresh process per run');
 }

@@ -1,0 +1,33 @@
+import { runScenario } from '../scenario/runner';
+import type { ScenarioSpec } from '../scenario/spec';
+import { validateScenario } from '../scenario/validate';
+import type { PropertyOptions, RunProperty, Verdict } from './properties/index';
+
+/** One run judged by a property. `error` is set when the simulator itself threw: that is a finding too. */
+export interface CaseOutcome {
+  readonly ok: boolean;
+  readonly verdict: Verdict;
+  readonly faults: number;
+  readonly simulatedMs: number;
+  readonly engineEvents: number;
+  readonly error?: string;
+}
+
+/**
+ * Runs one scenario document and judges it. A document the validator refuses is a bug of the generator
+ * and throws; an exception inside the simulation is reported as a failed run with the error as its example.
+ * The run records a minimal trace (no followers' copies or high watermarks: the checkers and properties do
+ * not read them) unless the scenario asks for the full one; the trace's detail never changes the run.
+ */
+export function runCase(spec: ScenarioSpec, property: RunProperty, opts: PropertyOptions): CaseOutcome {
+  const scenario = validateScenario(spec.trace === 'full' ? spec : { ...spec, trace: 'minimal' });
+  const faults = scenario.faults.length;
+  try {
+    const r = runScenario(scenario, { hash: false, keepEvents: true });
+    const verdict = property.evaluate({ trace: r.trace, checks: r.checks }, opts);
+    return { ok: verdict.ok, verdict, faults, simulatedMs: r.simulatedMs, engineEvents: r.engineEvents };
+  } catch (e) {
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    return { ok: false, verdict: { ok: false, count: 1, examples: [`the simulator threw ${message}`] }, faults, simulatedMs: 0, engineEvents: 0, error: message };
+  }
+}
