@@ -27,6 +27,14 @@ export function tpKey(topic: string, partition: number): string {
   return (keys[partition] ??= `${topic}-${partition}`);
 }
 
+/**
+ * Whether a message is a response. One that reaches a node's request dispatch was not claimed by any of its
+ * clients (its request timed out and the client moved on): it is dropped, never answered.
+ */
+export function isResponse(type: string): boolean {
+  return type.endsWith('Response');
+}
+
 // ---- ApiVersions (the first request on a new client connection) ----
 
 export type ApiVersionsRequest = Req<'ApiVersions'>;

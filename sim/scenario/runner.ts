@@ -56,6 +56,22 @@ export interface RunOptions {
   readonly hash?: boolean;
   /** Stop after this much scenario time instead of the scenario's duration plus quiet period (the UI's incremental runs). */
   readonly untilUs?: Micros;
+  /**
+   * Gives up with a RunawayRunError once the engine has run this many events (boot included): a sweep's way to
+   * bound a run whose faults set off a storm of messages instead of waiting on it.
+   */
+  readonly maxEvents?: number;
+}
+
+/** A run stopped by RunOptions.maxEvents before reaching its end. */
+export class RunawayRunError extends Error {
+  constructor(
+    readonly maxEvents: number,
+    readonly simulatedMs: number,
+  ) {
+    super(`the run dispatched ${maxEvents} events by ${simulatedMs} ms of scenario time and was stopped (maxEvents)`);
+    this.name = 'RunawayRunError';
+  }
 }
 
 /** The resolved configuration written into the trace header (enough to rebuild the run). */
@@ -158,7 +174,12 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const end = endOfFaults + s.quietUs;
   const stopAt = opts.untilUs !== undefined ? Math.min(end, t0 + opts.untilUs) : end;
   if (s.quietUs > 0) world.scheduler.at(endOfFaults, () => beginQuiet(world, cluster), undefined, 'the quiet period');
-  world.runUntil(stopAt);
+  if (opts.maxEvents !== undefined) {
+    world.runUntil(stopAt, Math.max(0, opts.maxEvents - world.scheduler.eventsRun));
+    const next = world.scheduler.peekTime();
+    if (next !== null && next <= stopAt) throw new RunawayRunError(opts.maxEvents, Math.max(0, world.now - t0) / 1000);
+  }
+  world.runUntil(stopAt); // with a limit, nothing is left to run: this only moves the clock to the end
   if (stopAt >= end) {
     recordFinalState(world, cluster, s);
     world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });

@@ -25,7 +25,7 @@ import type {
   PartitionMetadata,
   ProduceRequest,
 } from '../protocol';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP } from '../protocol';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, isResponse } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
 import { quorumConfig } from '../raft/quorumConfig';
@@ -201,6 +201,7 @@ export class Broker extends Process {
         return this.handleInitProducerId(from, m as InitProducerIdRequest);
     }
     if (this.extension?.handle(from, m)) return;
+    if (isResponse(m.type)) return; // a late response nobody waits for any more
     this.send(from, { type: `${m.type}Response`, correlationId: m.correlationId, error: 'INVALID_REQUEST' }, 32);
   }
 

@@ -186,10 +186,10 @@ export class ReplicaFetcher {
           // KIP-595 style: the leader told us where our log diverges [AbstractFetcherThread.truncateOnFetchResponse].
           const leo = log.logEndOffset;
           const t = offsetTruncationState(r.divergingEpoch, leo, leo, (e) => log.endOffsetForEpoch(e));
-          if (t.offset < leo) {
-            log.truncateTo(t.offset);
-            this.host.emitTruncate(p, leo, t.offset, 'diverging-epoch');
-          }
+          // Always truncate, even at or above our end: the log then drops an epoch entry assigned at its end by a
+          // term as leader that appended nothing, or the next fetch would claim that epoch again and loop.
+          log.truncateTo(t.offset);
+          if (t.offset < leo) this.host.emitTruncate(p, leo, t.offset, 'diverging-epoch');
           return;
         }
         if (r.batches.length > 0) {

@@ -16,6 +16,7 @@ import type {
   BrokerRegistrationRequest,
   CreateTopicsRequest,
 } from '../protocol';
+import { isResponse } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
 import { quorumConfig } from '../raft/quorumConfig';
@@ -168,6 +169,7 @@ export class Controller extends Process {
   onMessage(from: string, msg: unknown): void {
     if (this.raft.handleMessage(from, msg)) return;
     const m = msg as { type: string; correlationId: number };
+    if (isResponse(m.type)) return; // a late response nobody waits for any more
     const reply: Reply = (body) => this.send(from, { ...body, correlationId: m.correlationId }, 64);
     if (!this.active) {
       reply({ type: `${m.type}Response`, error: 'NOT_CONTROLLER', leaderHint: this.raft.leaderId });
