@@ -23,11 +23,19 @@ export function runCase(spec: ScenarioSpec, property: RunProperty, opts: Propert
   const scenario = validateScenario(spec.trace === 'full' ? spec : { ...spec, trace: 'minimal' });
   const faults = scenario.faults.length;
   try {
-    const r = runScenario(scenario, { hash: false, keepEvents: true });
+    const r = runScenario(scenario, { hash: false, keepEvents: true, maxEvents: eventLimit(scenario.durationUs + scenario.quietUs) });
     const verdict = property.evaluate({ trace: r.trace, checks: r.checks }, opts);
     return { ok: verdict.ok, verdict, faults, simulatedMs: r.simulatedMs, engineEvents: r.engineEvents };
   } catch (e) {
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return { ok: false, verdict: { ok: false, count: 1, examples: [`the simulator threw ${message}`] }, faults, simulatedMs: 0, engineEvents: 0, error: message };
   }
+}
+
+/**
+ * A bound no healthy run comes near (they dispatch tens of thousands of events per simulated second): past it
+ * the run is a storm, reported as a failed run (a RunawayRunError) instead of eating the machine's memory.
+ */
+export function eventLimit(simulatedUs: number): number {
+  return Math.max(2_000_000, Math.ceil((simulatedUs / 1e6) * 300_000));
 }
