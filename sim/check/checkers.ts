@@ -7,6 +7,7 @@ import { metricChecks } from './metrics';
 import { groupMetrics } from './groupMetrics';
 import { checkPartitionOwnership } from './partitionOwnership';
 import { OffsetSet } from './offsetSet';
+import { highWatermarkRegressions, leaderEpochConflicts } from './leadership';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -223,6 +224,12 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
     });
   }
   set('read-then-truncated', result(truncatedReads.length, truncatedReads));
+
+  // Leadership: one leader per partition and epoch; a leader's high watermark never goes down in its epoch.
+  const conflicts = leaderEpochConflicts(events);
+  set('leader-epoch-conflict', result(conflicts.count, conflicts.examples));
+  const regressions = highWatermarkRegressions(events);
+  set('high-watermark-regression', result(regressions.count, regressions.examples));
 
   // Elections from outside the ISR.
   const unclean = events.filter((e) => e.kind === 'controller.election' && (e.source === 'UNCLEAN' || e.source === 'LAST_KNOWN_LEADER'));

@@ -22,6 +22,8 @@ export const CHECKS = {
   'read-then-truncated': 'records a consumer read that later vanished from the log (read above the final high watermark)',
   'group-overlap': 'moments when two members of one group owned the same partition',
   'commit-backwards': 'committed offsets that moved backwards',
+  'leader-epoch-conflict': 'partitions and leader epochs claimed by two different brokers (the epoch fences leadership)',
+  'high-watermark-regression': "times a leader's high watermark went down within its leader epoch",
   // Outcomes and service figures
   acked: 'records acknowledged to producers',
   'send-failed': 'records whose send failed for good',

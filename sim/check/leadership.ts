@@ -1,0 +1,109 @@
+import { formatTime } from '../core/time';
+import type { TraceEvent } from '../core/trace';
+
+// Leadership facts the checkers report as leader-epoch-conflict and high-watermark-regression (and the
+// explorer's single-leader-per-epoch and hw-monotonic properties judge by).
+
+interface Claim {
+  readonly broker: number;
+  readonly t: number;
+  readonly source: string;
+}
+
+/**
+ * At most one broker leads a partition in a given leader epoch: the epoch is the fencing token of
+ * leadership [PartitionChangeBuilder bumps it with every new leader; Partition.makeLeader takes it]. A
+ * broker claims an epoch when it takes the leader role (replica.role), the controller when it commits an
+ * election or a partition change naming a leader (controller.election, controller.partition). Two
+ * different brokers under one (partition, epoch) is a violation.
+ */
+export function leaderEpochConflicts(trace: readonly TraceEvent[]): { count: number; examples: string[] } {
+  const claims = new Map<string, Claim[]>();
+  let startUs = 0;
+  const claim = (topic: string, partition: number, epoch: number, c: Claim) => {
+    if (c.broker < 0 || epoch < 0) return;
+    const key = `${topic}-${partition} epoch ${epoch}`;
+    let list = claims.get(key);
+    if (!list) claims.set(key, (list = []));
+    if (!list.some((x) => x.broker === c.broker)) list.push(c);
+  };
+  for (const e of trace) {
+    switch (e.kind) {
+      case 'scenario.start':
+        startUs = e.t;
+        break;
+      case 'replica.role':
+        if (e.role === 'leader') claim(e.topic as string, e.partition as number, e.leaderEpoch as number, { broker: e.broker as number, t: e.t, source: `took the leader role (${e.node})` });
+        break;
+      case 'controller.election':
+        claim(e.topic as string, e.partition as number, e.leaderEpoch as number, { broker: e.leader as number, t: e.t, source: `elected by ${e.node}` });
+        break;
+      case 'controller.partition':
+        claim(e.topic as string, e.partition as number, e.leaderEpoch as number, { broker: e.leader as number, t: e.t, source: `named leader by ${e.node}` });
+        break;
+    }
+  }
+  const examples: string[] = [];
+  let count = 0;
+  for (const [key, list] of claims) {
+    if (list.length < 2) continue;
+    count++;
+    examples.push(`${key} had ${list.length} leaders: ${list.map((c) => `broker ${c.broker} ${c.source} at ${formatTime(c.t - startUs)}`).join('; ')}`);
+  }
+  return { count, examples };
+}
+
+/**
+ * A leader's high watermark never goes down within its leader epoch [Partition.maybeIncrementLeaderHW only
+ * moves it forward; a new epoch may start lower, which is allowed]. Each broker's current leader epoch per
+ * partition comes from its replica.role events; its high watermark from replica.hw (and the HW it held when
+ * it took the role). Per (partition, epoch) the highest HW seen so far must never be undercut. A leader that
+ * crashes starts over: after a restart its HW comes from the checkpoint file, which lags by design
+ * [ReplicaManager.checkpointHighWatermarks], and it serves nobody before the controller unfences it.
+ */
+export function highWatermarkRegressions(trace: readonly TraceEvent[]): { count: number; examples: string[] } {
+  const epochOf = new Map<string, number>(); // broker \0 partition -> epoch it leads, absent when not leading
+  const highest = new Map<string, { hw: number; broker: number; t: number }>(); // partition \0 epoch -> highest HW
+  const examples: string[] = [];
+  let count = 0;
+  let startUs = 0;
+  const observe = (tp: string, epoch: number, broker: number, hw: number, t: number, what: string) => {
+    const key = `${tp}\u0000${epoch}`;
+    const best = highest.get(key);
+    if (best && hw < best.hw) {
+      count++;
+      examples.push(`${tp} epoch ${epoch}: broker ${broker} ${what} ${hw} at ${formatTime(t - startUs)}, below ${best.hw} (broker ${best.broker}, ${formatTime(best.t - startUs)})`);
+      return;
+    }
+    if (!best || hw > best.hw) highest.set(key, { hw, broker, t });
+  };
+  for (const e of trace) {
+    if (e.kind === 'scenario.start') startUs = e.t;
+    else if (e.kind === 'replica.role') {
+      const tp = `${e.topic as string}-${e.partition as number}`;
+      const key = `${e.broker as number}\u0000${tp}`;
+      if (e.role !== 'leader') {
+        epochOf.delete(key);
+        continue;
+      }
+      epochOf.set(key, e.leaderEpoch as number);
+      observe(tp, e.leaderEpoch as number, e.broker as number, e.hw as number, e.t, 'took the leader role with high watermark');
+    } else if (e.kind === 'replica.hw') {
+      if (e.role === 'follower') continue; // a follower's HW follows its leader's; only leaders are judged
+      const tp = `${e.topic as string}-${e.partition as number}`;
+      const epoch = epochOf.get(`${e.broker as number}\u0000${tp}`);
+      if (epoch === undefined) continue;
+      observe(tp, epoch, e.broker as number, e.hw as number, e.t, 'moved its high watermark to');
+    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
+      // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.
+      for (const p of (e.processes as string[] | undefined) ?? []) {
+        const m = /^broker-(\d+)$/.exec(p);
+        if (!m) continue;
+        const broker = Number(m[1]);
+        for (const k of [...epochOf.keys()]) if (k.startsWith(`${broker}\u0000`)) epochOf.delete(k);
+        for (const [k, best] of [...highest]) if (best.broker === broker) highest.delete(k);
+      }
+    }
+  }
+  return { count, examples };
+}
