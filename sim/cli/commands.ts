@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs'; // determinism-ok: runs outside any simulation
 import { runCheckers } from '../check/checkers';
 import { describeGroups, describeTopics } from '../check/describe';
 import { Fnv1a64 } from '../core/hash';
@@ -101,7 +101,7 @@ recorded in its header. The output is the same as the run's.
       const file = p.positional[0]!;
       let text: string;
       try {
-        text = readFileSync(file, 'utf8');
+        text = readFileSync(file, 'utf8'); // determinism-ok: runs outside any simulation
       } catch {
         throw new CliError(`cannot read ${file}: no such file`);
       }
@@ -184,19 +184,19 @@ function timed(s: Scenario, seed: number | string | undefined, tracePath: string
   let fd: number | undefined;
   if (tracePath) {
     try {
-      fd = openSync(tracePath, 'w');
+      fd = openSync(tracePath, 'w'); // determinism-ok: runs outside any simulation
     } catch {
       throw new CliError(`--trace: cannot write ${tracePath}`);
     }
     const out = fd;
-    sinks.push(new JsonlSink((line) => writeSync(out, line)));
+    sinks.push(new JsonlSink((line) => writeSync(out, line))); // determinism-ok: runs outside any simulation
   }
   const t0 = performance.now(); // determinism-ok: wall-clock time of the CLI, reported, never fed into the run
   try {
     const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks });
     return { result, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined) closeSync(fd); // determinism-ok: runs outside any simulation
   }
 }
 

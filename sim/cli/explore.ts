@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'; // determinism-ok: runs outside any simulation
 import { availableParallelism } from 'node:os';
 import { join, relative, isAbsolute } from 'node:path';
 import { randomInt } from 'node:crypto';
@@ -147,7 +147,7 @@ function readBase(ref: string | undefined, sets: readonly string[]): ScenarioSpe
 }
 
 function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
+  const rel = relative(process.cwd(), file); // determinism-ok: runs outside any simulation
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
@@ -157,10 +157,10 @@ function fileSafe(v: number | string): string {
 
 /** The progress bar: runs done, runs per second, failures so far, and the shrinking under way. */
 class Progress {
-  private readonly t0 = Date.now();
+  private readonly t0 = Date.now(); // determinism-ok: runs outside any simulation
   private last = 0;
   private drawn = false;
-  private readonly tty = process.stderr.isTTY === true;
+  private readonly tty = process.stderr.isTTY === true; // determinism-ok: runs outside any simulation
 
   constructor(
     private readonly io: CliIo,
@@ -168,7 +168,7 @@ class Progress {
   ) {}
 
   tick(s: SweepState, force = false): void {
-    const now = Date.now();
+    const now = Date.now(); // determinism-ok: runs outside any simulation
     if (!force && now - this.last < (this.tty ? 100 : 5000)) return;
     this.last = now;
     const secs = Math.max(0.001, (now - this.t0) / 1000);
@@ -245,14 +245,14 @@ function run(args: string[], io: CliIo): number {
   }
 
   try {
-    mkdirSync(outDir, { recursive: true });
+    mkdirSync(outDir, { recursive: true }); // determinism-ok: runs outside any simulation
   } catch {
     throw new CliError(`explore: --out: cannot create ${outDir}`);
   }
   const shardTag = shard.count > 1 ? `-shard${shard.index}of${shard.count}` : '';
   const findings = join(outDir, `findings-${property}-${fileSafe(seed)}${shardTag}.jsonl`);
-  const record = (o: object) => appendFileSync(findings, JSON.stringify(o) + '\n');
-  record({ type: 'sweep', property, seed, runs, shard, budget: plan.budget, scenario: plan.base?.id ?? null, sets, started: new Date().toISOString() });
+  const record = (o: object) => appendFileSync(findings, JSON.stringify(o) + '\n'); // determinism-ok: runs outside any simulation
+  record({ type: 'sweep', property, seed, runs, shard, budget: plan.budget, scenario: plan.base?.id ?? null, sets, started: new Date().toISOString() }); // determinism-ok: runs outside any simulation
 
   const shardRunCount = Math.max(0, Math.ceil((runs - (shard.index - 1)) / shard.count));
   const workers = Math.max(1, Math.min(workersWanted, shardRunCount));
@@ -273,7 +273,7 @@ function run(args: string[], io: CliIo): number {
           const doc = counterexampleDocument(c.spec, { property: prop, opts: propertyOptions(plan), verdict: c.outcome.verdict, seed, run: c.k, shrinks: c.shrinks });
           cxFile = join(outDir, `${property}-seed${fileSafe(seed)}-run${c.k}.json`);
           cxFaults = doc.faults?.length ?? 0;
-          writeFileSync(cxFile, JSON.stringify(doc, null, 2) + '\n');
+          writeFileSync(cxFile, JSON.stringify(doc, null, 2) + '\n'); // determinism-ok: runs outside any simulation
           record({ type: 'counterexample', run: c.k, path: c.path, shrinks: c.shrinks, shrinkRuns: c.runs, faults: cxFaults, file: cxFile, verdict: c.outcome.verdict });
         },
         onTick: (s) => progress.tick(s),

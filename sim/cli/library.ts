@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync } from 'node:fs'; // determinism-ok: runs outside any simulation
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ValidationError } from '../core/validate';
@@ -11,8 +11,8 @@ import { CliError } from './errors';
 export const SCENARIO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
 
 export function libraryFiles(): string[] {
-  if (!existsSync(SCENARIO_DIR)) return [];
-  return readdirSync(SCENARIO_DIR)
+  if (!existsSync(SCENARIO_DIR)) return []; // determinism-ok: runs outside any simulation
+  return readdirSync(SCENARIO_DIR) // determinism-ok: runs outside any simulation
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => join(SCENARIO_DIR, f));
@@ -22,7 +22,7 @@ export function libraryFiles(): string[] {
 export function readJson(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8'); // determinism-ok: runs outside any simulation
   } catch {
     throw new CliError(`cannot read ${file}: no such file (give a scenario id from \`kafkasim list\` or a path to a .json file)`);
   }
@@ -46,7 +46,7 @@ export function loadScenario(ref: string, sets: readonly string[] = []): Scenari
     spec = readJson(ref);
   } else {
     const file = join(SCENARIO_DIR, `${ref}.json`);
-    if (!existsSync(file)) {
+    if (!existsSync(file)) { // determinism-ok: runs outside any simulation
       const ids = libraryFiles().map((f) => f.slice(SCENARIO_DIR.length + 1, -5));
       const near = ids.find((i) => i.startsWith(ref) || ref.startsWith(i));
       throw new CliError(`no scenario named "${ref}"${near ? `; did you mean "${near}"?` : ''} (see kafkasim list)`);

@@ -8,5 +8,5 @@ export function explorePool(plan: ExplorePlan, workers: number): TaskPool<Task, 
     const runner = new CaseRunner(plan);
     return new InlinePool<Task, Reply>((task, reply) => runner.handle(task, reply));
   }
-  return new WorkerPool<Task, Reply>(workers, entryPath(import.meta.url, './worker.ts'), plan);
+  return new WorkerPool<Task, Reply>(workers, entryPath(import.meta.url, './worker.ts'), plan); // determinism-ok: runs outside any simulation
 }

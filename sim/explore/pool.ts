@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'; // determinism-ok: runs outside any simulation
 
 /**
  * Where tasks run. Synchronous on purpose: the caller sends tasks and pumps replies, blocking between
@@ -66,14 +66,14 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
   ) {
     const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
     const boot = `
-      const { workerData } = require('node:worker_threads');
+      const { workerData } = require('node:worker_threads'); // determinism-ok: runs outside any simulation
       try { require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)}); }
       catch (e) { workerData.port.postMessage({ type: 'error', message: String((e && e.stack) || e) }); Atomics.add(workerData.signal, 0, 1); Atomics.notify(workerData.signal, 0); }
     `;
     for (let i = 0; i < size; i++) {
       const { port1, port2 } = new MessageChannel();
       const workerData: WorkerData<unknown> = { port: port2, signal: this.signal, data };
-      const w = new Worker(boot, { eval: true, workerData, transferList: [port2] });
+      const w = new Worker(boot, { eval: true, workerData, transferList: [port2] }); // determinism-ok: runs outside any simulation
       w.unref();
       this.workers.push(w);
       this.ports.push(port1);
@@ -83,7 +83,7 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
 
   private awaitReady(timeoutMs: number): void {
     const ready = new Array<boolean>(this.size).fill(false);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + timeoutMs; // determinism-ok: runs outside any simulation
     while (ready.some((r) => !r)) {
       const seen = Atomics.load(this.signal, 0);
       let got = false;
@@ -100,12 +100,12 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
         ready[i] = true;
       }
       if (got) continue;
-      const left = deadline - Date.now();
+      const left = deadline - Date.now(); // determinism-ok: runs outside any simulation
       if (left <= 0) {
         this.close();
         throw new Error(`workers did not start within ${timeoutMs / 1000}s`);
       }
-      Atomics.wait(this.signal, 0, seen, Math.min(left, 1000));
+      Atomics.wait(this.signal, 0, seen, Math.min(left, 1000)); // determinism-ok: runs outside any simulation
     }
   }
 
@@ -117,7 +117,7 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
     // Read the counter before draining: a message that lands after the drain has bumped it, so the wait returns at once.
     const seen = Atomics.load(this.signal, 0);
     if (this.drain(onReply)) return;
-    Atomics.wait(this.signal, 0, seen, timeoutMs);
+    Atomics.wait(this.signal, 0, seen, timeoutMs); // determinism-ok: runs outside any simulation
     this.drain(onReply);
   }
 
