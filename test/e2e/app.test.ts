@@ -151,6 +151,8 @@ describe.skipIf(!browserAvailable())('the UI in Chromium', () => {
     await page.keyboard.press(' ');
     await page.waitForFunction((c) => Number(document.querySelector('#status')!.getAttribute('data-cursor')) > c + 10, atFault);
     await page.keyboard.press(' ');
+    // The button is redrawn on the next frame: wait for it rather than read it at once (flaky under load).
+    await page.waitForFunction(() => document.querySelector('[data-testid=play]')?.textContent === 'Play', undefined, { timeout: 10_000 });
     await expect(page.locator('[data-testid=play]').textContent()).resolves.toBe('Play');
     await page.keyboard.press('?');
     await page.waitForSelector('[data-testid=help]');

@@ -99,6 +99,8 @@ describe.skipIf(!browserAvailable())('trace files in the UI', () => {
     expect(await page.locator('[data-testid=groups-svg] path.lag').count()).toBe(1);
     expect(await page.locator('[data-testid=groups-empty]').isVisible()).toBe(false);
     await page.keyboard.press('End');
+    // The table follows the cursor on the next frame.
+    await page.waitForFunction(() => document.querySelector('.groups-table')?.textContent?.includes('consumer-2') === true, undefined, { timeout: 10_000 });
     await expect(page.locator('.groups-table').textContent()).resolves.toContain('consumer-2');
     await screenshot(page, 'groups');
     expect(errors).toEqual([]);
