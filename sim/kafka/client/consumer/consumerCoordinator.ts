@@ -563,7 +563,7 @@ export class ConsumerCoordinator {
 
   private enableHeartbeat(): void {
     this.heartbeatEnabled = true;
-    this.heartbeat.resetTimeouts(this.now);
+    this.heartbeat.restartDeadlines(this.now);
     this.scheduleHeartbeat(this.now);
   }
 

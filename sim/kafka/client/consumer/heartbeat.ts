@@ -68,7 +68,11 @@ export class HeartbeatTimers {
     return Math.min(this.heartbeatDueUs, this.sessionDeadlineUs, this.pollDeadlineUs);
   }
 
-  resetTimeouts(nowUs: Micros): void {
+  /**
+   * Restarts the session, poll and heartbeat deadlines from now (after a successful join; Kafka's
+   * Heartbeat.java calls this "reset timeouts"). Simulated deadlines, named apart from the real-timer API.
+   */
+  restartDeadlines(nowUs: Micros): void {
     this.sessionDeadlineUs = nowUs + ms(this.sessionTimeoutMs);
     this.pollDeadlineUs = nowUs + ms(this.maxPollIntervalMs);
     this.heartbeatDueUs = nowUs + ms(this.intervalMs);
