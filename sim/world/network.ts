@@ -249,7 +249,7 @@ export class Network implements Transport {
   /** A message reaches its receiver's host, unless its connection broke on the way or a cut holds it. */
   private readonly arrive = (f: InFlight): void => {
     if (f.conn.broken) return;
-    const fromHost = this.actorHost.get(f.from);
+    const fromHost = this.cut.size > 0 ? this.actorHost.get(f.from) : undefined; // no lookup while nothing is cut
     if (fromHost && this.isCut(fromHost.id, f.host.id)) {
       this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, sentAt: this.scheduler.now });
       return;
@@ -548,6 +548,7 @@ export class Network implements Transport {
           if (this.config.traceMessages) this.trace.emit('net.send', h.from, { to: h.to, type: typeOf(h.msg), bytes: h.bytes, arrive, msg: h.msg });
           this.scheduler.at(arrive, this.arrive, { conn, from: h.from, to: h.to, host: toHost, msg: h.msg }, 'a message delivery');
         }
+        q.length = 0; // delivered: the TCP timeout armed for this queue finds nothing left to give up on
       }
       if (!conn.heldAtoB?.length && !conn.heldBtoA?.length) this.heldConns.delete(conn);
     }
