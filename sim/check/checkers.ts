@@ -6,7 +6,6 @@ import { lostWriteStory } from './stories';
 import { metricChecks } from './metrics';
 import { groupMetrics } from './groupMetrics';
 import { checkPartitionOwnership } from './partitionOwnership';
-import { OffsetSet } from './offsetSet';
 import { highWatermarkRegressions, leaderEpochConflicts } from './leadership';
 
 /** One checker's result: how many, and a few examples in words. */
@@ -315,25 +314,17 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
   }
   set('commit-backwards', result(backwards.length, backwards));
 
-  // Re-reads: a group reading one offset more than once.
-  const readByGroup = new Map<string, OffsetSet>();
-  let rereads = 0;
-  for (const p of h.polls) {
-    const g = p.group ?? p.consumer;
-    let s = readByGroup.get(g);
-    if (!s) readByGroup.set(g, (s = new OffsetSet()));
-    for (const o of p.offsets) if (!s.add(p.topic, p.partition, o)) rereads++;
-  }
-  set('re-reads', result(rereads, []));
-
+  // The global figures follow the per-group ones (groupMetrics.ts): the worst group's, or their sum.
+  const perPrefix = (prefix: string) => Object.entries(perGroup).filter(([k]) => k.startsWith(prefix)).map(([, v]) => v.count);
+  const worst = (prefix: string) => Math.max(0, ...perPrefix(prefix));
+  const total = (prefix: string) => perPrefix(prefix).reduce((a, b) => a + b, 0);
+  set('re-reads', result(total('re-reads.'), []));
   set('rebalances', result(events.filter((e) => e.kind === 'group.rebalance').length, []));
-  // The global pause and lag follow the per-group figures (groupMetrics.ts): the worst group's.
-  const worst = (prefix: string) => Math.max(0, ...Object.entries(perGroup).filter(([k]) => k.startsWith(prefix)).map(([, v]) => v.count));
   set('rebalance.pause-ms', result(worst('rebalance.pause-ms.'), []));
   set('dead-lettered', result(events.filter((e) => e.kind === 'consumer.dead-letter' && e.ok).length, []));
 
   set('lag.max', result(worst('lag.max.'), []));
-  set('lag.final', result(Object.entries(perGroup).filter(([k]) => k.startsWith('lag.final.')).reduce((a, [, v]) => a + v.count, 0), []));
+  set('lag.final', result(total('lag.final.'), []));
 }
 
 function serviceFigures(events: readonly TraceEvent[], h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {

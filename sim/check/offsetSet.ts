@@ -5,25 +5,19 @@ import { tpKey } from '../kafka/protocol';
  * record every record a group read without building a string per record.
  */
 export class OffsetSet {
-  private readonly byPartition = new Map<string, Map<number, true>>();
-  private count = 0;
+  private readonly byPartition = new Map<string, Set<number>>();
 
   /** Adds the position; true when it was not there yet. */
   add(topic: string, partition: number, offset: number): boolean {
     const key = tpKey(topic, partition);
-    let m = this.byPartition.get(key);
-    if (m === undefined) this.byPartition.set(key, (m = new Map()));
-    if (m.has(offset)) return false;
-    m.set(offset, true);
-    this.count++;
+    let s = this.byPartition.get(key);
+    if (s === undefined) this.byPartition.set(key, (s = new Set()));
+    if (s.has(offset)) return false;
+    s.add(offset);
     return true;
   }
 
   has(topic: string, partition: number, offset: number): boolean {
     return this.byPartition.get(tpKey(topic, partition))?.has(offset) ?? false;
-  }
-
-  get size(): number {
-    return this.count;
   }
 }
