@@ -17,15 +17,21 @@ export interface TopicPartition {
   readonly partition: number;
 }
 
-/** Keys already built, per topic and partition: a map lookup with a fresh string costs a hash each time. */
-const tpKeys = new Map<string, string[]>();
-
-/** "topic-partition", as Kafka prints a TopicPartition; the same string object every time (a pure memo). */
-export function tpKey(topic: string, partition: number): string {
-  let keys = tpKeys.get(topic);
-  if (keys === undefined) tpKeys.set(topic, (keys = []));
-  return (keys[partition] ??= `${topic}-${partition}`);
+/**
+ * A partition-key builder that returns the same string object for the same (topic, partition) every time (a
+ * pure memo): map lookups on hot paths with freshly built strings would hash them each time.
+ */
+export function partitionKeyMemo(separator: string): (topic: string, partition: number) => string {
+  const built = new Map<string, string[]>();
+  return (topic, partition) => {
+    let keys = built.get(topic);
+    if (keys === undefined) built.set(topic, (keys = []));
+    return (keys[partition] ??= `${topic}${separator}${partition}`);
+  };
 }
+
+/** "topic-partition", as Kafka prints a TopicPartition. */
+export const tpKey = partitionKeyMemo('-');
 
 /**
  * Whether a message is a response. One that reaches a node's request dispatch was not claimed by any of its

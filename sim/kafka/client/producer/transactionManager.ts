@@ -11,6 +11,7 @@
 import { isRetriable, type KafkaError } from '../../errors';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../records';
 import { incrementSequence } from './producerBatch';
+import { partitionKeyMemo } from '../../protocol';
 
 export interface ProducerIdAndEpoch {
   readonly producerId: number;
@@ -91,8 +92,7 @@ export interface EpochBumpOutcome {
   readonly initProducerId: boolean;
 }
 
-/** Partition keys already built (a pure memo: the same string object for the same partition). */
-const partitionKeys = new Map<string, string[]>();
+const partitionKey = partitionKeyMemo('\u0000');
 
 export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
   private pidEpoch: ProducerIdAndEpoch = NO_PRODUCER_ID_AND_EPOCH;
@@ -104,9 +104,7 @@ export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
   private epochBumpRequired = false;
 
   static key(topic: string, partition: number): string {
-    let keys = partitionKeys.get(topic);
-    if (keys === undefined) partitionKeys.set(topic, (keys = []));
-    return (keys[partition] ??= `${topic}\u0000${partition}`);
+    return partitionKey(topic, partition);
   }
 
   get state(): TransactionManagerState {
