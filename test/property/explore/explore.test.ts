@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, runCli } from '../../../sim/cli/commands';
+import { cli } from '../../support/cli';
 import { explorePool } from '../../../sim/explore/explorePool';
 import type { ExplorePlan } from '../../../sim/explore/plan';
 import { noAckedLoss } from '../../../sim/explore/properties/noAckedLoss';
@@ -119,18 +119,6 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
     expect(holdsWith(c.spec, ['topic.flush.messages=1'])).toBe(true);
   });
 });
-
-function cli(args: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  try {
-    const code = runCli(args, { out: (s) => (out += s), err: (s) => (err += s), color: false });
-    return { code, out, err };
-  } catch (e) {
-    if (e instanceof CliError) return { code: 2, out, err: e.message };
-    throw e;
-  }
-}
 
 describe('kafkasim explore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kafkasim-explore-'));

@@ -2,19 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, runCli } from '../../../sim/cli/commands';
-
-function cli(args: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  try {
-    const code = runCli(args, { out: (s) => (out += s), err: (s) => (err += s), color: false });
-    return { code, out, err };
-  } catch (e) {
-    if (e instanceof CliError) return { code: 2, out, err: e.message };
-    throw e;
-  }
-}
+import { cli } from '../../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'kafkasim-explore-cli-'));
 const base = join(dir, 'base.json');
