@@ -120,8 +120,8 @@ interface Held {
   readonly to: string;
   readonly msg: unknown;
   readonly bytes: number;
-  /** When it was first sent: TCP gives up on it after silentFailureDetectionMs. */
-  readonly sentAt: Micros;
+  /** Its place in the send order (see Network.sendSeq): held traffic goes out in this order. */
+  readonly seq: number;
 }
 
 interface InFlight {
@@ -130,6 +130,7 @@ interface InFlight {
   readonly to: string;
   readonly host: NetHost;
   readonly msg: unknown;
+  readonly seq: number;
 }
 
 function typeOf(msg: unknown): string {
@@ -213,7 +214,7 @@ export class Network implements Transport {
     }
     if (this.isCut(fromHost.id, toHost.id) || this.holding(conn, from.id)) {
       // TCP keeps retransmitting across the cut: the message waits for the heal (or the connection's end).
-      this.hold(conn, { from: from.id, to, msg, bytes, sentAt: this.scheduler.now });
+      this.hold(conn, { from: from.id, to, msg, bytes, seq: this.sendSeq++ });
       return;
     }
     const fault = this.linkFaults.get(fromHost.id)?.get(toHost.id);
@@ -242,7 +243,7 @@ export class Network implements Transport {
     if (this.config.traceMessages) {
       this.trace.emit('net.send', from.id, { to, type: typeOf(msg), bytes, arrive, msg });
     }
-    const flight: InFlight = { conn, from: from.id, to, host: toHost, msg };
+    const flight: InFlight = { conn, from: from.id, to, host: toHost, msg, seq: this.sendSeq++ };
     this.scheduler.at(arrive, this.arrive, flight, 'a message delivery');
   }
 
@@ -251,7 +252,7 @@ export class Network implements Transport {
     if (f.conn.broken) return;
     const fromHost = this.cut.size > 0 ? this.actorHost.get(f.from) : undefined; // no lookup while nothing is cut
     if (fromHost && this.isCut(fromHost.id, f.host.id)) {
-      this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, sentAt: this.scheduler.now });
+      this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, seq: f.seq });
       return;
     }
     // The receiver first learns that its older connection to the sender is gone.
@@ -480,6 +481,8 @@ export class Network implements Transport {
 
   // ---- traffic held by cuts ----
 
+  /** Counts every message sent; one direction of a connection delivers in this order. */
+  private sendSeq = 0;
   /** Connections with messages waiting for a heal. */
   private readonly heldConns = new Set<Connection>();
   /** Closes whose FIN waits for a heal to reach the peer. */
@@ -493,14 +496,18 @@ export class Network implements Transport {
   private hold(conn: Connection, h: Held): void {
     if (this.config.traceMessages) this.trace.emit('net.drop', h.from, { to: h.to, type: typeOf(h.msg), reason: 'held-by-cut' });
     const q = h.from === conn.a ? (conn.heldAtoB ??= []) : (conn.heldBtoA ??= []);
-    q.push(h);
+    // A message caught in flight by the cut was sent before those the cut held at the sender: it goes first.
+    let i = q.length;
+    while (i > 0 && q[i - 1]!.seq > h.seq) i--;
+    q.splice(i, 0, h);
     this.heldConns.add(conn);
     if (q.length === 1) {
       // TCP's user timeout: data unacknowledged this long kills the connection (both ends hear of it).
       this.scheduler.after(
         ms(this.config.silentFailureDetectionMs),
         () => {
-          if (!conn.broken && q.length > 0 && q[0] === h) this.breakConnection(conn, 'silent', 'link-failure', 0);
+          // A release empties this very queue (the next hold starts a new one), so a non-empty q is still waiting.
+          if (!conn.broken && q.length > 0) this.breakConnection(conn, 'silent', 'link-failure', 0);
         },
         undefined,
         'a TCP retransmission timeout',
@@ -546,7 +553,7 @@ export class Network implements Transport {
             conn.lastBtoA = arrive;
           }
           if (this.config.traceMessages) this.trace.emit('net.send', h.from, { to: h.to, type: typeOf(h.msg), bytes: h.bytes, arrive, msg: h.msg });
-          this.scheduler.at(arrive, this.arrive, { conn, from: h.from, to: h.to, host: toHost, msg: h.msg }, 'a message delivery');
+          this.scheduler.at(arrive, this.arrive, { conn, from: h.from, to: h.to, host: toHost, msg: h.msg, seq: h.seq }, 'a message delivery');
         }
         q.length = 0; // delivered: the TCP timeout armed for this queue finds nothing left to give up on
       }

@@ -157,6 +157,23 @@ describe('network: connections', () => {
     expect(w.b().disconnects).toEqual([]);
   });
 
+  it('a message caught in flight by a cut still goes before what the cut held at the sender', () => {
+    // Found by the network property (seed 1013179496): 'in flight' arrived during the cut and was queued
+    // behind 'during', which had been held at send.
+    const w = pair({ sameZone: { baseMs: 10, jitterMs: 0 }, silentFailureDetectionMs: 5_000 });
+    w.world.runUntil(ms(100));
+    w.a().send('b', 'in flight'); // arrives at 110 ms, inside the cut
+    w.world.runUntil(ms(101));
+    w.world.network.cutOneWay(['h1'], ['h2']);
+    w.a().send('b', 'during');
+    w.world.runUntil(ms(200));
+    expect(w.b().received).toEqual([]);
+    w.world.network.uncutOneWay(['h1'], ['h2']);
+    w.world.runUntil(seconds(1));
+    expect(w.b().received.map((r) => r.msg)).toEqual(['in flight', 'during']);
+    expect(w.a().disconnects).toEqual([]);
+  });
+
   it('a lossy link with rate 1 loses the first message and breaks the connection, as TCP would surface it', () => {
     // A lost message resets the connection: both ends hear of it after lossDetectionMs, not the long silent timeout.
     const w = pair({ silentFailureDetectionMs: 60_000, lossDetectionMs: 2_000 });
