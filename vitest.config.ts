@@ -5,17 +5,23 @@ export default defineConfig({
   test: {
     benchmark: { include: [] },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/fastCheckSeed.ts'], environment: 'node' },
+      },
       {
         extends: true,
         test: {
           name: 'property',
           include: ['test/property/**/*.test.ts'],
-          setupFiles: ['test/property/setup.ts'],
+          setupFiles: ['test/support/fastCheckSeed.ts'],
           testTimeout: 120_000,
         },
       },
-      { extends: true, test: { name: 'scenarios', include: ['test/scenarios/**/*.test.ts'], testTimeout: 300_000 } },
+      {
+        extends: true,
+        test: { name: 'scenarios', include: ['test/scenarios/**/*.test.ts'], setupFiles: ['test/support/fastCheckSeed.ts'], testTimeout: 300_000 },
+      },
       { extends: true, test: { name: 'determinism', include: ['test/determinism/**/*.test.ts'], testTimeout: 120_000 } },
       {
         extends: true,
