@@ -86,12 +86,22 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // ---- what consumers saw ----
   const seen = new Set<string>();
   const maxReadOffset = new Map<string, number>();
-  const observed = new Map<string, Map<number, Set<string | null>>>();
+  // partition -> offset -> the first value seen there; a second, different value opens a set of them in `clashes`.
+  const observed = new Map<string, Map<number, string | null>>();
+  const clashes = new Map<string, Map<number, Set<string | null>>>();
   const observe = (key: string, offset: number, value: string | null) => {
     let m = observed.get(key);
     if (!m) observed.set(key, (m = new Map()));
-    let vs = m.get(offset);
-    if (!vs) m.set(offset, (vs = new Set()));
+    const first = m.get(offset);
+    if (first === undefined) {
+      m.set(offset, value);
+      return;
+    }
+    if (first === value) return;
+    let c = clashes.get(key);
+    if (!c) clashes.set(key, (c = new Map()));
+    let vs = c.get(offset);
+    if (!vs) c.set(offset, (vs = new Set([first])));
     vs.add(value);
   };
   let recordsRead = 0;
@@ -150,8 +160,13 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // Replicas whose logs still disagree with the leader's at the end hold a second value at those offsets.
   for (const f of h.finals.values()) for (const d of f.diverged) d.offsets.forEach((o, i) => observe(tp(f.topic, f.partition), o, d.values[i] ?? null));
   const inconsistent: string[] = [];
-  for (const [key, m] of observed) {
-    for (const [o, vs] of m) if (vs.size > 1) inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
+  for (const key of observed.keys()) {
+    const c = clashes.get(key);
+    if (!c) continue;
+    for (const o of observed.get(key)!.keys()) {
+      const vs = c.get(o);
+      if (vs) inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
+    }
   }
   set('inconsistent-offsets', result(inconsistent.length, inconsistent));
 
@@ -189,17 +204,22 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   set('nonmonotonic-poll', result(nonmono.length, nonmono));
 
   // A producer's acknowledged sends to one key must land in the order it sent them.
-  const lastOfKey = new Map<string, { offset: number; value: string }>();
+  // producer -> partition -> key -> the last acknowledged send (nested maps: no joined keys to hash).
+  const lastOfKey = new Map<string, Map<string, Map<string, SendOp>>>();
   const reorders: string[] = [];
   for (const s of h.sendsInOrder) {
     if (s.status !== 'ok' || s.offset < 0 || s.key === null) continue;
     // Order is promised within a partition: a key that moved partitions (the partition count grew) starts over.
-    const k = `${s.producer}\u0000${s.topic}\u0000${s.partition}\u0000${s.key}`;
-    const prev = lastOfKey.get(k);
+    let byPartition = lastOfKey.get(s.producer);
+    if (!byPartition) lastOfKey.set(s.producer, (byPartition = new Map()));
+    const where = tp(s.topic, s.partition);
+    let byKey = byPartition.get(where);
+    if (!byKey) byPartition.set(where, (byKey = new Map()));
+    const prev = byKey.get(s.key);
     if (prev && s.offset < prev.offset) {
       reorders.push(`${s.producer} sent ${prev.value} before ${s.value} (key ${s.key}) but they landed at offsets ${prev.offset} and ${s.offset}`);
     }
-    if (!prev || s.offset > prev.offset) lastOfKey.set(k, { offset: s.offset, value: s.value });
+    if (!prev || s.offset > prev.offset) byKey.set(s.key, s);
   }
   set('nonmonotonic-send', result(reorders.length, reorders));
 
@@ -333,22 +353,27 @@ function serviceFigures(events: readonly TraceEvent[], h: History, acked: readon
   // acknowledgement arriving (healthy partitions answer within milliseconds). The total adds the
   // stretches longer than a second.
   const end = h.quietUs >= 0 ? h.quietUs : h.endUs;
-  const streams = new Map<string, { t: number; kind: 'invoke' | 'done' }[]>();
-  const push = (k: string, t: number, kind: 'invoke' | 'done') => {
-    let l = streams.get(k);
-    if (!l) streams.set(k, (l = []));
-    l.push({ t, kind });
-  };
+  // producer -> partition -> its invocations and completions, each as 2t+1 (invoke) or 2t (done): sorted as
+  // numbers, a completion comes before an invocation at the same instant.
+  const streams = new Map<string, Map<string, number[]>>();
+  const inOrder: { key: string; encoded: number[] }[] = []; // first appearance first, so ties pick as before
   for (const op of h.sendsInOrder) {
     if (op.partition < 0) continue;
-    const k = `${op.producer} ${tp(op.topic, op.partition)}`;
-    push(k, op.invokeUs, 'invoke');
-    if (op.status !== 'unknown') push(k, op.ackUs, 'done');
+    let byPartition = streams.get(op.producer);
+    if (!byPartition) streams.set(op.producer, (byPartition = new Map()));
+    const where = tp(op.topic, op.partition);
+    let l = byPartition.get(where);
+    if (!l) {
+      byPartition.set(where, (l = []));
+      inOrder.push({ key: `${op.producer} ${where}`, encoded: l });
+    }
+    l.push(op.invokeUs * 2 + 1);
+    if (op.status !== 'unknown') l.push(op.ackUs * 2);
   }
   let longest: { key: string; start: number; end: number } | undefined;
   let total = 0;
-  for (const [key, list] of streams) {
-    list.sort((a, b) => a.t - b.t || (a.kind === 'done' ? -1 : 1));
+  for (const { key, encoded } of inOrder) {
+    const list = Float64Array.from(encoded).sort();
     let pending = 0;
     let since = 0;
     const close = (t: number) => {
@@ -357,14 +382,15 @@ function serviceFigures(events: readonly TraceEvent[], h: History, acked: readon
       if (!longest || gap > longest.end - longest.start) longest = { key, start: since, end: Math.min(t, end) };
       if (gap > 1_000_000) total += gap;
     };
-    for (const ev of list) {
-      if (ev.kind === 'invoke') {
-        if (pending === 0) since = ev.t;
+    for (const x of list) {
+      const t = Math.floor(x / 2);
+      if (x % 2 === 1) {
+        if (pending === 0) since = t;
         pending++;
       } else {
-        if (pending > 0) close(ev.t);
+        if (pending > 0) close(t);
         pending = Math.max(0, pending - 1);
-        since = ev.t;
+        since = t;
       }
     }
     if (pending > 0) close(end);

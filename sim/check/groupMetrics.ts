@@ -189,9 +189,8 @@ function partitionPauses(events: readonly TraceEvent[]): Map<string, { totalMs: 
   /** group -> partition -> when it was given up. */
   const since = new Map<string, Map<string, number>>();
   const memberGroup = new Map<string, string>();
-  let end = 0;
+  const end = events.length > 0 ? events[events.length - 1]!.t : 0;
   for (const e of events) {
-    end = e.t;
     if (e.kind === 'consumer.assignment' && e.group) {
       const g = e.group as string;
       memberGroup.set(e.node, g);

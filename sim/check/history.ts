@@ -103,6 +103,8 @@ export class History {
   readonly finals = new Map<string, FinalPartition>();
   /** value -> (partition, offset) where the leader appended it first. */
   readonly leaderAppends = new Map<string, { topic: string; partition: number; offset: number; epoch: number; broker: number; t: Micros }>();
+  /** Acknowledged batches (send.ok events) and the records in them, per producer. */
+  readonly batchesOf = new Map<string, { batches: number; records: number }>();
   startUs = 0;
   endUs = 0;
   quietUs = -1;
@@ -146,16 +148,24 @@ export class History {
       case 'send.ok': {
         const values = e.values as string[];
         const base = e.offset as number;
-        values.forEach((v, i) => {
-          const op = this.sends.get(v);
-          if (!op) return;
+        const partition = e.partition as number;
+        const broker = e.broker as number;
+        const acks = e.acks as string;
+        for (let i = 0; i < values.length; i++) {
+          const op = this.sends.get(values[i]!);
+          if (!op) continue;
           op.status = 'ok';
-          op.partition = e.partition as number;
+          op.partition = partition;
           op.offset = base >= 0 ? base + i : -1;
           op.ackUs = e.t;
-          op.broker = e.broker as number;
-          op.acks = e.acks as string;
-        });
+          op.broker = broker;
+          op.acks = acks;
+        }
+        const b = this.batchesOf.get(e.node);
+        if (b) {
+          b.batches++;
+          b.records += values.length;
+        } else this.batchesOf.set(e.node, { batches: 1, records: values.length });
         break;
       }
       case 'send.fail': {
@@ -174,11 +184,12 @@ export class History {
         if (e.role !== 'leader') break;
         const values = (e.values as (string | null)[] | undefined) ?? [];
         const base = e.base as number;
-        values.forEach((v, i) => {
+        for (let i = 0; i < values.length; i++) {
+          const v = values[i]!;
           if (v !== null && !this.leaderAppends.has(v)) {
             this.leaderAppends.set(v, { topic: e.topic as string, partition: e.partition as number, offset: base + i, epoch: e.epoch as number, broker: e.broker as number, t: e.t });
           }
-        });
+        }
         break;
       }
       case 'consumer.poll': {
@@ -203,7 +214,8 @@ export class History {
         const byOffset = new Map<number, string | null>();
         const byValue = new Map<string, number[]>();
         const lastOffsetOfKey = new Map<string, number>();
-        offsets.forEach((o, i) => {
+        for (let i = 0; i < offsets.length; i++) {
+          const o = offsets[i]!;
           const v = values[i] ?? null;
           byOffset.set(o, v);
           if (v !== null) {
@@ -213,7 +225,7 @@ export class History {
           }
           const k = keys[i];
           if (k !== null && k !== undefined) lastOffsetOfKey.set(k, o);
-        });
+        }
         this.finals.set(tp(e.topic as string, e.partition as number), {
           topic: e.topic as string,
           partition: e.partition as number,

@@ -1,5 +1,6 @@
 import { formatTime } from '../core/time';
 import type { TraceEvent } from '../core/trace';
+import { tpKey } from '../kafka/protocol';
 
 // Leadership facts the checkers report as leader-epoch-conflict and high-watermark-regression (and the
 // explorer's single-leader-per-epoch and hw-monotonic properties judge by).
@@ -62,46 +63,51 @@ export function leaderEpochConflicts(trace: readonly TraceEvent[]): { count: num
  * [ReplicaManager.checkpointHighWatermarks], and it serves nobody before the controller unfences it.
  */
 export function highWatermarkRegressions(trace: readonly TraceEvent[]): { count: number; examples: string[] } {
-  const epochOf = new Map<string, number>(); // broker \0 partition -> epoch it leads, absent when not leading
-  const highest = new Map<string, { hw: number; broker: number; t: number }>(); // partition \0 epoch -> highest HW
+  const epochOf = new Map<number, Map<string, number>>(); // broker -> partition -> epoch it leads, absent when not leading
+  const highest = new Map<string, Map<number, { hw: number; broker: number; t: number }>>(); // partition -> epoch -> highest HW
   const examples: string[] = [];
   let count = 0;
   let startUs = 0;
   const observe = (tp: string, epoch: number, broker: number, hw: number, t: number, what: string) => {
-    const key = `${tp}\u0000${epoch}`;
-    const best = highest.get(key);
+    let byEpoch = highest.get(tp);
+    if (!byEpoch) highest.set(tp, (byEpoch = new Map()));
+    const best = byEpoch.get(epoch);
     if (best && hw < best.hw) {
       count++;
       examples.push(`${tp} epoch ${epoch}: broker ${broker} ${what} ${hw} at ${formatTime(t - startUs)}, below ${best.hw} (broker ${best.broker}, ${formatTime(best.t - startUs)})`);
       return;
     }
-    if (!best || hw > best.hw) highest.set(key, { hw, broker, t });
+    if (!best || hw > best.hw) byEpoch.set(epoch, { hw, broker, t });
   };
   for (const e of trace) {
     if (e.kind === 'scenario.start') startUs = e.t;
     else if (e.kind === 'replica.role') {
-      const tp = `${e.topic as string}-${e.partition as number}`;
-      const key = `${e.broker as number}\u0000${tp}`;
+      const where = tpKey(e.topic as string, e.partition as number);
+      const broker = e.broker as number;
       if (e.role !== 'leader') {
-        epochOf.delete(key);
+        epochOf.get(broker)?.delete(where);
         continue;
       }
-      epochOf.set(key, e.leaderEpoch as number);
-      observe(tp, e.leaderEpoch as number, e.broker as number, e.hw as number, e.t, 'took the leader role with high watermark');
+      let mine = epochOf.get(broker);
+      if (!mine) epochOf.set(broker, (mine = new Map()));
+      mine.set(where, e.leaderEpoch as number);
+      observe(where, e.leaderEpoch as number, broker, e.hw as number, e.t, 'took the leader role with high watermark');
     } else if (e.kind === 'replica.hw') {
       if (e.role === 'follower') continue; // a follower's HW follows its leader's; only leaders are judged
-      const tp = `${e.topic as string}-${e.partition as number}`;
-      const epoch = epochOf.get(`${e.broker as number}\u0000${tp}`);
+      const mine = epochOf.get(e.broker as number);
+      if (mine === undefined) continue;
+      const where = tpKey(e.topic as string, e.partition as number);
+      const epoch = mine.get(where);
       if (epoch === undefined) continue;
-      observe(tp, epoch, e.broker as number, e.hw as number, e.t, 'moved its high watermark to');
+      observe(where, epoch, e.broker as number, e.hw as number, e.t, 'moved its high watermark to');
     } else if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
       // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.
       for (const p of (e.processes as string[] | undefined) ?? []) {
         const m = /^broker-(\d+)$/.exec(p);
         if (!m) continue;
         const broker = Number(m[1]);
-        for (const k of [...epochOf.keys()]) if (k.startsWith(`${broker}\u0000`)) epochOf.delete(k);
-        for (const [k, best] of [...highest]) if (best.broker === broker) highest.delete(k);
+        epochOf.delete(broker);
+        for (const byEpoch of highest.values()) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
       }
     }
   }

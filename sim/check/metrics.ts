@@ -35,20 +35,21 @@ const r = (count: number, examples: string[] = []): CheckResult => ({ count, exa
 export function metricChecks(events: readonly TraceEvent[], h: History): Record<MetricName, CheckResult> {
   let batches = 0;
   let batchRecords = 0;
+  for (const b of h.batchesOf.values()) {
+    batches += b.batches;
+    batchRecords += b.records;
+  }
   let segmentsDeleted = 0;
   let compactedAway = 0;
   for (const e of events) {
-    if (e.kind === 'send.ok') {
-      batches++;
-      batchRecords += (e.values as string[]).length;
-    } else if (e.kind === 'log.retention') {
+    if (e.kind === 'log.retention') {
       segmentsDeleted += (e.segments as number[]).length;
     } else if (e.kind === 'log.clean') {
       compactedAway += e.recordsRemoved as number;
     }
   }
   const skew = partitionSkew(h);
-  const perProducer = producerBatching(events);
+  const perProducer = producerBatching(h);
   const moved = keysMovedPartition(h);
   let finalRecords = 0;
   for (const f of h.finals.values()) finalRecords += f.offsets.length;
@@ -129,22 +130,14 @@ function partitionSkew(h: History): { most?: { pct: number; example: string }; l
 }
 
 /** Acknowledged batches and records per producer: how full each producer's batches were. */
-function producerBatching(events: readonly TraceEvent[]): {
+function producerBatching(h: History): {
   fullest?: { perBatch: number };
   emptiest?: { perBatch: number };
   most?: { batches: number };
   fewest?: { batches: number };
   examples: string[];
 } {
-  const per = new Map<string, { batches: number; records: number }>();
-  for (const e of events) {
-    if (e.kind !== 'send.ok') continue;
-    let p = per.get(e.node);
-    if (!p) per.set(e.node, (p = { batches: 0, records: 0 }));
-    p.batches++;
-    p.records += (e.values as string[]).length;
-  }
-  const rows = [...per]
+  const rows = [...h.batchesOf]
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
     .map(([producer, p]) => ({ producer, batches: p.batches, records: p.records, perBatch: Math.round((p.records / p.batches) * 100) / 100 }));
   if (rows.length === 0) return { examples: [] };
@@ -164,17 +157,25 @@ function producerBatching(events: readonly TraceEvent[]): {
  * the key's records in one partition's order.
  */
 function keysMovedPartition(h: History): string[] {
-  const seen = new Map<string, { key: string; producer: string; topic: string; partitions: number[] }>();
+  // producer+topic -> key -> the partitions its records landed on, in order (nested maps: no joined keys to hash).
+  const seen = new Map<string, Map<string, Map<string, { key: string; producer: string; topic: string; partitions: number[] }>>>();
+  const ordered: { key: string; producer: string; topic: string; partitions: number[] }[] = [];
   for (const s of h.sendsInOrder) {
     if (s.status !== 'ok' || s.key === null) continue;
-    const k = `${s.producer}\u0000${s.topic}\u0000${s.key}`;
-    let e = seen.get(k);
-    if (!e) seen.set(k, (e = { key: s.key, producer: s.producer, topic: s.topic, partitions: [] }));
+    let byTopic = seen.get(s.producer);
+    if (!byTopic) seen.set(s.producer, (byTopic = new Map()));
+    let byKey = byTopic.get(s.topic);
+    if (!byKey) byTopic.set(s.topic, (byKey = new Map()));
+    let e = byKey.get(s.key);
+    if (!e) {
+      byKey.set(s.key, (e = { key: s.key, producer: s.producer, topic: s.topic, partitions: [] }));
+      ordered.push(e);
+    }
     if (e.partitions[e.partitions.length - 1] !== s.partition) e.partitions.push(s.partition);
   }
   const out: string[] = [];
-  for (const e of seen.values()) {
-    if (new Set(e.partitions).size > 1) out.push(`key ${e.key} from ${e.producer} landed on ${e.topic} partitions ${e.partitions.join(' then ')}`);
+  for (const e of ordered) {
+    if (e.partitions.length > 1 && new Set(e.partitions).size > 1) out.push(`key ${e.key} from ${e.producer} landed on ${e.topic} partitions ${e.partitions.join(' then ')}`);
   }
   return out;
 }
