@@ -26,7 +26,17 @@ export function lostWriteStory(events: readonly TraceEvent[], h: History, s: Sen
   const holders = new Set<number>();
   const hostOf = (b: number) => `broker-${b}`;
   const relevant = new Set<string>();
-  for (const e of events) {
+  // Nothing before the send can be part of its story: start at the first event of that moment (events are in time order).
+  const from = Math.min(la?.t ?? s.invokeUs, s.invokeUs) - 1;
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.t < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < events.length; i++) {
+    const e = events[i]!;
     if (e.topic !== topic || e.partition !== partition) {
       if (e.kind === 'fault.start' || e.kind === 'fault.end' || e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'disk.power-loss' || e.kind === 'host.restart') {
         if (e.t >= (la?.t ?? s.invokeUs) - 1) {
