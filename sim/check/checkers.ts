@@ -1,12 +1,12 @@
 import { formatTime } from '../core/time';
-import type { TraceEvent } from '../core/trace';
+import type { TraceEvent, TraceSink } from '../core/trace';
 import { History, tp, type FinalPartition, type SendOp } from './history';
 import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
 import { lostWriteStory } from './stories';
-import { metricChecks } from './metrics';
-import { groupMetrics } from './groupMetrics';
+import { CommitWaitWatch, metricChecks } from './metrics';
+import { GroupLagWatch, groupMetrics, type GroupLag } from './groupMetrics';
 import { checkPartitionOwnership } from './partitionOwnership';
-import { highWatermarkRegressions, leaderEpochConflicts } from './leadership';
+import { HighWatermarkWatch, leaderEpochConflicts } from './leadership';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -49,7 +49,97 @@ function goneLegitimately(op: SendOp, offset: number, f: FinalPartition): boolea
  * with count 0 when nothing was found.
  */
 export function runCheckers(events: readonly TraceEvent[]): CheckReport {
-  const h = new History(events);
+  const c = new Checkers();
+  for (const e of events) c.event(e);
+  return c.report();
+}
+
+/** The kinds that come once per record or batch, which the checkers fold as they go by instead of keeping. */
+const FOLDED_KINDS: ReadonlySet<string> = new Set(['send.invoke', 'send.ok', 'replica.append', 'replica.hw', 'net.send', 'net.drop']);
+/** What a lost write's story reads (stories.ts); replica.append is kept without its values. */
+const STORY_KINDS: ReadonlySet<string> = new Set([
+  'fault.start',
+  'fault.end',
+  'host.crash',
+  'host.power-off',
+  'disk.power-loss',
+  'host.restart',
+  'replica.append',
+  'log.flush',
+  'replica.truncate',
+  'log.recovery',
+  'log.truncate',
+  'controller.election',
+]);
+
+/**
+ * The checkers as a trace sink: they fold each event as the run emits it (or as `runCheckers` reads a saved
+ * trace), keeping the history they need (every send and poll, the final logs) and the rarer events, but not
+ * the per-record and per-batch events themselves, so a run need not keep its trace in memory to be checked.
+ * The report is the same either way.
+ */
+export class Checkers implements TraceSink {
+  private readonly h = new History();
+  /** Every event but the folded kinds, in order. */
+  private readonly rest: TraceEvent[] = [];
+  private readonly storyEvents: TraceEvent[] = [];
+  private readonly hwWatch = new HighWatermarkWatch();
+  private readonly commitWatch = new CommitWaitWatch();
+  private readonly lagWatch = new GroupLagWatch();
+  private lastT = 0;
+
+  event(e: TraceEvent): void {
+    this.lastT = e.t;
+    this.h.observe(e);
+    const kind = e.kind;
+    if (kind === 'replica.hw') {
+      this.hwWatch.observe(e);
+      this.commitWatch.observe(e);
+      this.lagWatch.observe(e);
+      return;
+    }
+    if (kind === 'replica.append') {
+      this.commitWatch.observe(e);
+      this.storyEvents.push({
+        t: e.t,
+        seq: e.seq,
+        kind,
+        node: e.node,
+        topic: e.topic,
+        partition: e.partition,
+        base: e.base,
+        last: e.last,
+        epoch: e.epoch,
+        role: e.role,
+        broker: e.broker,
+      });
+      return;
+    }
+    if (FOLDED_KINDS.has(kind)) return;
+    this.rest.push(e);
+    if (STORY_KINDS.has(kind)) this.storyEvents.push(e);
+    this.hwWatch.observe(e);
+    this.commitWatch.observe(e);
+    this.lagWatch.observe(e);
+  }
+
+  report(): CheckReport {
+    this.h.finish();
+    return checkReport(this.rest, this.storyEvents, this.h, {
+      regressions: this.hwWatch.result(),
+      commitWait: this.commitWatch.result(this.h),
+      lag: this.lagWatch,
+      endUs: this.lastT,
+    });
+  }
+}
+
+function checkReport(
+  events: readonly TraceEvent[],
+  storyEvents: readonly TraceEvent[],
+  h: History,
+  watched: { regressions: { count: number; examples: string[] }; commitWait: { us: number; example: string | null }; lag: GroupLag; endUs: number },
+): CheckReport {
   const at = (t: number) => formatTime(t - h.startUs);
   const out: Record<string, CheckResult> = {};
   const set = (name: CheckName, r: CheckResult) => (out[name] = r);
@@ -79,7 +169,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
     result(
       lost.length,
       lost.map((s) => `${s.value} acknowledged at ${at(s.ackUs)} (${tp(s.topic, s.partition)} offset ${s.offset}, acks=${s.acks}) is not in the final log`),
-      { stories: lost.slice(0, 20).map((s) => lostWriteStory(events, h, s)), values: lost.map((s) => s.value) },
+      { stories: lost.slice(0, 20).map((s) => lostWriteStory(storyEvents, h, s)), values: lost.map((s) => s.value) },
     ),
   );
 
@@ -247,7 +337,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // Leadership: one leader per partition and epoch; a leader's high watermark never goes down in its epoch.
   const conflicts = leaderEpochConflicts(events);
   set('leader-epoch-conflict', result(conflicts.count, conflicts.examples));
-  const regressions = highWatermarkRegressions(events);
+  const regressions = watched.regressions;
   set('high-watermark-regression', result(regressions.count, regressions.examples));
 
   // Elections from outside the ISR.
@@ -262,9 +352,9 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   // Acknowledged while only in page cache: no replica had fsynced the record when it was acknowledged.
   set('acked-unflushed', ackedUnflushed(events, h, acked));
 
-  const perGroup = groupMetrics(events, h);
+  const perGroup = groupMetrics(events, h, watched.lag, watched.endUs);
   groupChecks(events, h, set, perGroup);
-  serviceFigures(events, h, acked, set);
+  serviceFigures(h, acked, set);
 
   // Errors by name, as producers and consumers saw them.
   const errors = new Map<string, number>();
@@ -277,7 +367,7 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
   }
   for (const [name, n] of [...errors].sort()) out[`${ERROR_CHECK_PREFIX}${name}`] = result(n, []);
 
-  Object.assign(out, metricChecks(events, h));
+  Object.assign(out, metricChecks(events, h, watched.commitWait));
   Object.assign(out, perGroup);
   for (const name of CHECK_NAMES) if (!(name in out)) throw new Error(`checker ${name} produced no result`);
   return out;
@@ -347,7 +437,7 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
   set('lag.final', result(total('lag.final.'), []));
 }
 
-function serviceFigures(events: readonly TraceEvent[], h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {
+function serviceFigures(h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {
   const at = (t: number) => formatTime(t - h.startUs);
   // Unavailability per producer and partition: the longest stretch with records outstanding and no
   // acknowledgement arriving (healthy partitions answer within milliseconds). The total adds the

@@ -33,7 +33,11 @@ export function groupFigureName(name: string): { figure: GroupFigure; group: str
   return null;
 }
 
-export function groupMetrics(events: readonly TraceEvent[], h: History): Record<string, CheckResult> {
+/**
+ * `events`: at least every event of the kinds these figures read besides replica.hw; `lag`: the groups' lag,
+ * watched as the trace went by; `endUs`: the time of the trace's last event.
+ */
+export function groupMetrics(events: readonly TraceEvent[], h: History, lag: GroupLag, endUs: number): Record<string, CheckResult> {
   const out: Record<string, CheckResult> = {};
   // Which consumer belongs to which group, and which topics each group reads.
   const groupOf = new Map<string, string>();
@@ -93,8 +97,7 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
   // Rebalances per group.
   const rebalances = new Map<string, number>();
   for (const e of events) if (e.kind === 'group.rebalance') rebalances.set(e.group as string, (rebalances.get(e.group as string) ?? 0) + 1);
-  const pauses = partitionPauses(events);
-  const lag = groupLag(events);
+  const pauses = partitionPauses(events, endUs);
   const lagOf = (g: string, hwOf: (k: string) => number) => {
     let sum = 0;
     for (const [k, c] of lag.commits.get(g) ?? []) sum += Math.max(0, hwOf(k) - c);
@@ -131,47 +134,56 @@ export function groupMetrics(events: readonly TraceEvent[], h: History): Record<
  * leader's; followers report theirs too, and those are skipped), so a lag that builds up while nobody commits
  * (a member down, a stuck partition) is seen as it builds, not only at the next commit.
  */
-function groupLag(events: readonly TraceEvent[]): { hw: Map<string, number>; commits: Map<string, Map<string, number>>; max: Map<string, number> } {
-  const hw = new Map<string, number>();
-  const commits = new Map<string, Map<string, number>>();
+export interface GroupLag {
+  readonly hw: Map<string, number>;
+  readonly commits: Map<string, Map<string, number>>;
+  readonly max: Map<string, number>;
+}
+
+export class GroupLagWatch implements GroupLag {
+  readonly hw = new Map<string, number>();
+  readonly commits = new Map<string, Map<string, number>>();
+  readonly max = new Map<string, number>();
   /** partition -> groups that committed it. */
-  const readers = new Map<string, string[]>();
-  const sum = new Map<string, number>();
-  const max = new Map<string, number>();
-  const bump = (g: string, delta: number) => {
-    const v = (sum.get(g) ?? 0) + delta;
-    sum.set(g, v);
-    if (v > (max.get(g) ?? 0)) max.set(g, v);
-  };
-  for (const e of events) {
+  private readonly readers = new Map<string, string[]>();
+  private readonly sum = new Map<string, number>();
+
+  private bump(g: string, delta: number): void {
+    const v = (this.sum.get(g) ?? 0) + delta;
+    this.sum.set(g, v);
+    if (v > (this.max.get(g) ?? 0)) this.max.set(g, v);
+  }
+
+  observe(e: TraceEvent): void {
     if (e.kind === 'replica.hw' && e.role !== 'follower') {
       const k = tp(e.topic as string, e.partition as number);
-      const before = hw.get(k) ?? 0;
+      const before = this.hw.get(k) ?? 0;
       const after = e.hw as number;
-      hw.set(k, after);
-      for (const g of readers.get(k) ?? []) {
-        const c = commits.get(g)!.get(k)!;
-        bump(g, Math.max(0, after - c) - Math.max(0, before - c));
+      this.hw.set(k, after);
+      const readers = this.readers.get(k);
+      if (readers === undefined) return;
+      for (const g of readers) {
+        const c = this.commits.get(g)!.get(k)!;
+        this.bump(g, Math.max(0, after - c) - Math.max(0, before - c));
       }
     } else if (e.kind === 'consumer.commit' && e.ok) {
       const g = e.group as string;
-      let m = commits.get(g);
-      if (!m) commits.set(g, (m = new Map()));
+      let m = this.commits.get(g);
+      if (!m) this.commits.set(g, (m = new Map()));
       for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
         const k = tp(o.topic, o.partition);
-        const h = hw.get(k) ?? 0;
+        const h = this.hw.get(k) ?? 0;
         const prev = m.get(k);
         if (prev === undefined) {
-          let list = readers.get(k);
-          if (!list) readers.set(k, (list = []));
+          let list = this.readers.get(k);
+          if (!list) this.readers.set(k, (list = []));
           list.push(g);
         }
         m.set(k, o.offset);
-        bump(g, Math.max(0, h - o.offset) - (prev === undefined ? 0 : Math.max(0, h - prev)));
+        this.bump(g, Math.max(0, h - o.offset) - (prev === undefined ? 0 : Math.max(0, h - prev)));
       }
     }
   }
-  return { hw, commits, max };
 }
 
 /**
@@ -182,14 +194,13 @@ function groupLag(events: readonly TraceEvent[]): { hw: Map<string, number>; com
  * partitions move is failure detection, not a rebalance pause, and is not counted. A pause still open at the
  * end counts up to the end if the group still has a member then.
  */
-function partitionPauses(events: readonly TraceEvent[]): Map<string, { totalMs: number; partitions: Set<string>; examples: string[] }> {
+function partitionPauses(events: readonly TraceEvent[], end: number): Map<string, { totalMs: number; partitions: Set<string>; examples: string[] }> {
   const out = new Map<string, { totalMs: number; partitions: Set<string>; examples: string[] }>();
   /** group -> member -> owned partitions. */
   const owned = new Map<string, Map<string, Set<string>>>();
   /** group -> partition -> when it was given up. */
   const since = new Map<string, Map<string, number>>();
   const memberGroup = new Map<string, string>();
-  const end = events.length > 0 ? events[events.length - 1]!.t : 0;
   for (const e of events) {
     if (e.kind === 'consumer.assignment' && e.group) {
       const g = e.group as string;

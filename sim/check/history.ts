@@ -109,12 +109,22 @@ export class History {
   endUs = 0;
   quietUs = -1;
 
-  constructor(readonly events: readonly TraceEvent[]) {
-    for (const e of events) this.fold(e);
-    if (events.length > 0) this.endUs = Math.max(this.endUs, events[events.length - 1]!.t);
+  /** Folds `events` at once; without them, feed it with `observe` as the run emits its events, then `finish`. */
+  constructor(events?: readonly TraceEvent[]) {
+    if (events === undefined) return;
+    for (const e of events) this.observe(e);
+    this.finish();
   }
 
-  private fold(e: TraceEvent): void {
+  private lastT = -1;
+
+  /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */
+  finish(): void {
+    if (this.lastT >= 0) this.endUs = Math.max(this.endUs, this.lastT);
+  }
+
+  observe(e: TraceEvent): void {
+    this.lastT = e.t;
     switch (e.kind) {
       case 'scenario.start':
         this.startUs = e.t;

@@ -63,53 +63,70 @@ export function leaderEpochConflicts(trace: readonly TraceEvent[]): { count: num
  * [ReplicaManager.checkpointHighWatermarks], and it serves nobody before the controller unfences it.
  */
 export function highWatermarkRegressions(trace: readonly TraceEvent[]): { count: number; examples: string[] } {
-  const epochOf = new Map<number, Map<string, number>>(); // broker -> partition -> epoch it leads, absent when not leading
-  const highest = new Map<string, Map<number, { hw: number; broker: number; t: number }>>(); // partition -> epoch -> highest HW
-  const examples: string[] = [];
-  let count = 0;
-  let startUs = 0;
-  const observe = (tp: string, epoch: number, broker: number, hw: number, t: number, what: string) => {
-    let byEpoch = highest.get(tp);
-    if (!byEpoch) highest.set(tp, (byEpoch = new Map()));
+  const w = new HighWatermarkWatch();
+  for (const e of trace) w.observe(e);
+  return w.result();
+}
+
+/** highWatermarkRegressions as the trace goes by (the checkers run it while the run emits its events). */
+export class HighWatermarkWatch {
+  private readonly epochOf = new Map<number, Map<string, number>>(); // broker -> partition -> epoch it leads, absent when not leading
+  private readonly highest = new Map<string, Map<number, { hw: number; broker: number; t: number }>>(); // partition -> epoch -> highest HW
+  /** Regressions as found, each described when the report is built. */
+  private readonly found: { tp: string; epoch: number; broker: number; what: string; hw: number; t: number; best: { hw: number; broker: number; t: number }; startUs: number }[] = [];
+  private count = 0;
+  private startUs = 0;
+
+  private note(tp: string, epoch: number, broker: number, hw: number, t: number, what: string): void {
+    let byEpoch = this.highest.get(tp);
+    if (!byEpoch) this.highest.set(tp, (byEpoch = new Map()));
     const best = byEpoch.get(epoch);
     if (best && hw < best.hw) {
-      count++;
-      examples.push(`${tp} epoch ${epoch}: broker ${broker} ${what} ${hw} at ${formatTime(t - startUs)}, below ${best.hw} (broker ${best.broker}, ${formatTime(best.t - startUs)})`);
+      this.count++;
+      this.found.push({ tp, epoch, broker, what, hw, t, best, startUs: this.startUs });
       return;
     }
     if (!best || hw > best.hw) byEpoch.set(epoch, { hw, broker, t });
-  };
-  for (const e of trace) {
-    if (e.kind === 'scenario.start') startUs = e.t;
+  }
+
+  observe(e: TraceEvent): void {
+    if (e.kind === 'replica.hw') {
+      if (e.role === 'follower') return; // a follower's HW follows its leader's; only leaders are judged
+      const mine = this.epochOf.get(e.broker as number);
+      if (mine === undefined) return;
+      const where = tpKey(e.topic as string, e.partition as number);
+      const epoch = mine.get(where);
+      if (epoch === undefined) return;
+      this.note(where, epoch, e.broker as number, e.hw as number, e.t, 'moved its high watermark to');
+    } else if (e.kind === 'scenario.start') this.startUs = e.t;
     else if (e.kind === 'replica.role') {
       const where = tpKey(e.topic as string, e.partition as number);
       const broker = e.broker as number;
       if (e.role !== 'leader') {
-        epochOf.get(broker)?.delete(where);
-        continue;
+        this.epochOf.get(broker)?.delete(where);
+        return;
       }
-      let mine = epochOf.get(broker);
-      if (!mine) epochOf.set(broker, (mine = new Map()));
+      let mine = this.epochOf.get(broker);
+      if (!mine) this.epochOf.set(broker, (mine = new Map()));
       mine.set(where, e.leaderEpoch as number);
-      observe(where, e.leaderEpoch as number, broker, e.hw as number, e.t, 'took the leader role with high watermark');
-    } else if (e.kind === 'replica.hw') {
-      if (e.role === 'follower') continue; // a follower's HW follows its leader's; only leaders are judged
-      const mine = epochOf.get(e.broker as number);
-      if (mine === undefined) continue;
-      const where = tpKey(e.topic as string, e.partition as number);
-      const epoch = mine.get(where);
-      if (epoch === undefined) continue;
-      observe(where, epoch, e.broker as number, e.hw as number, e.t, 'moved its high watermark to');
+      this.note(where, e.leaderEpoch as number, broker, e.hw as number, e.t, 'took the leader role with high watermark');
     } else if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
       // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.
       for (const p of (e.processes as string[] | undefined) ?? []) {
         const m = /^broker-(\d+)$/.exec(p);
         if (!m) continue;
         const broker = Number(m[1]);
-        epochOf.delete(broker);
-        for (const byEpoch of highest.values()) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
+        this.epochOf.delete(broker);
+        for (const byEpoch of this.highest.values()) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
       }
     }
   }
-  return { count, examples };
+
+  result(): { count: number; examples: string[] } {
+    const examples = this.found.map(
+      (f) =>
+        `${f.tp} epoch ${f.epoch}: broker ${f.broker} ${f.what} ${f.hw} at ${formatTime(f.t - f.startUs)}, below ${f.best.hw} (broker ${f.best.broker}, ${formatTime(f.best.t - f.startUs)})`,
+    );
+    return { count: this.count, examples };
+  }
 }

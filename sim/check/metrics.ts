@@ -32,7 +32,11 @@ export type MetricName = keyof typeof METRICS;
 
 const r = (count: number, examples: string[] = []): CheckResult => ({ count, examples: examples.slice(0, 5) });
 
-export function metricChecks(events: readonly TraceEvent[], h: History): Record<MetricName, CheckResult> {
+/**
+ * `events`: at least every event of the kinds these figures read besides send.* and replica.append/hw (the checkers
+ * hand over the trace without those); `commitWait`: the commit-wait figure, watched as the trace went by.
+ */
+export function metricChecks(events: readonly TraceEvent[], h: History, commitWait: { us: number; example: string | null }): Record<MetricName, CheckResult> {
   let batches = 0;
   let batchRecords = 0;
   for (const b of h.batchesOf.values()) {
@@ -77,7 +81,7 @@ export function metricChecks(events: readonly TraceEvent[], h: History): Record<
   for (const f of h.finals.values()) {
     for (const d of f.diverged) diverged.push(`broker ${d.broker} disagrees with the leader of ${tp(f.topic, f.partition)} at ${d.offsets.length} offset(s), first ${d.offsets[0]}`);
   }
-  const wait = commitMaxWait(events, h);
+  const wait = commitWait;
   const offline = longestOffline(events, h);
   return {
     'produce.batches': r(batches),
@@ -210,34 +214,37 @@ function longestOffline(events: readonly TraceEvent[], h: History): { us: number
  * batch. Appends a leader gave up (it lost leadership, or truncated them) are left out; appends still
  * waiting at the end count until the end of the run.
  */
-function commitMaxWait(events: readonly TraceEvent[], h: History): { us: number; example: string | null } {
-  // Per leader broker, then per partition: appended batches not yet covered, in offset order.
-  const pending = new Map<number, Map<string, { last: number; t: number }[]>>();
-  const queue = (broker: number, key: string) => {
-    let m = pending.get(broker);
-    if (!m) pending.set(broker, (m = new Map()));
+export class CommitWaitWatch {
+  /** Per leader broker, then per partition: appended batches not yet covered, in offset order. */
+  private readonly pending = new Map<number, Map<string, { last: number; t: number }[]>>();
+  private worst = 0;
+  private example: { broker: number; key: string; appendedUs: number; untilUs: number } | null = null;
+
+  private queue(broker: number, key: string): { last: number; t: number }[] {
+    let m = this.pending.get(broker);
+    if (!m) this.pending.set(broker, (m = new Map()));
     let q = m.get(key);
     if (!q) m.set(key, (q = []));
     return q;
-  };
-  let worst = 0;
-  let example: string | null = null;
-  const note = (broker: number, key: string, appendedUs: number, untilUs: number) => {
-    if (untilUs - appendedUs <= worst) return;
-    worst = untilUs - appendedUs;
-    example = `${key} on broker ${broker}: a batch appended at ${formatTime(appendedUs - h.startUs)} waited until ${formatTime(untilUs - h.startUs)} to be committed`;
-  };
-  for (const e of events) {
+  }
+
+  private note(broker: number, key: string, appendedUs: number, untilUs: number): void {
+    if (untilUs - appendedUs <= this.worst) return;
+    this.worst = untilUs - appendedUs;
+    this.example = { broker, key, appendedUs, untilUs };
+  }
+
+  observe(e: TraceEvent): void {
     switch (e.kind) {
       case 'replica.append':
-        if (e.role === 'leader') queue(e.broker as number, tp(e.topic as string, e.partition as number)).push({ last: e.last as number, t: e.t });
+        if (e.role === 'leader') this.queue(e.broker as number, tp(e.topic as string, e.partition as number)).push({ last: e.last as number, t: e.t });
         break;
       case 'replica.hw': {
         if (e.role === 'follower') break; // a follower's HW is what its leader told it
-        const q = pending.get(e.broker as number)?.get(tp(e.topic as string, e.partition as number));
+        const q = this.pending.get(e.broker as number)?.get(tp(e.topic as string, e.partition as number));
         if (!q) break;
         let i = 0;
-        while (i < q.length && q[i]!.last < (e.hw as number)) note(e.broker as number, tp(e.topic as string, e.partition as number), q[i++]!.t, e.t);
+        while (i < q.length && q[i]!.last < (e.hw as number)) this.note(e.broker as number, tp(e.topic as string, e.partition as number), q[i++]!.t, e.t);
         if (i > 0) q.splice(0, i);
         break;
       }
@@ -245,16 +252,24 @@ function commitMaxWait(events: readonly TraceEvent[], h: History): { us: number;
       case 'replica.truncate':
         // No longer its leader (or its log was cut back): what it had pending is not its to commit any more.
         if (e.kind === 'replica.role' && e.role === 'leader') break;
-        pending.get(e.broker as number)?.delete(tp(e.topic as string, e.partition as number));
+        this.pending.get(e.broker as number)?.delete(tp(e.topic as string, e.partition as number));
         break;
       case 'host.crash':
       case 'host.power-off': {
         const id = /^broker-(\d+)$/.exec(e.node);
-        if (id) pending.delete(Number(id[1]));
+        if (id) this.pending.delete(Number(id[1]));
         break;
       }
     }
   }
-  for (const [broker, m] of pending) for (const [key, q] of m) for (const p of q) note(broker, key, p.t, h.endUs);
-  return { us: worst, example };
+
+  /** Appends still waiting count until the end of the run. */
+  result(h: History): { us: number; example: string | null } {
+    for (const [broker, m] of this.pending) for (const [key, q] of m) for (const p of q) this.note(broker, key, p.t, h.endUs);
+    const x = this.example;
+    const example = x
+      ? `${x.key} on broker ${x.broker}: a batch appended at ${formatTime(x.appendedUs - h.startUs)} waited until ${formatTime(x.untilUs - h.startUs)} to be committed`
+      : null;
+    return { us: this.worst, example };
+  }
 }

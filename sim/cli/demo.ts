@@ -34,7 +34,7 @@ export function demo(io: CliIo, all: boolean): number {
   let allOk = true;
   for (const spec of chosen) {
     const s = validateScenario(spec);
-    const r = runScenario(s, { hash: false });
+    const r = runScenario(s, { hash: false, keepEvents: false });
     allOk &&= r.ok;
     // One row per expectation; the scenario and what it shows on its first row.
     r.expectations.forEach((e, i) => {

@@ -17,13 +17,14 @@ export interface CaseOutcome {
  * Runs one scenario document and judges it. A document the validator refuses is a bug of the generator
  * and throws; an exception inside the simulation is reported as a failed run with the error as its example.
  * The run records a minimal trace (no followers' copies or high watermarks: the checkers and properties do
- * not read them) unless the scenario asks for the full one; the trace's detail never changes the run.
+ * not read them) unless the scenario asks for the full one; the trace's detail never changes the run. The
+ * checkers fold it as it goes by; it stays in memory only for a property that reads it (`needsTrace`).
  */
 export function runCase(spec: ScenarioSpec, property: RunProperty, opts: PropertyOptions): CaseOutcome {
   const scenario = validateScenario(spec.trace === 'full' ? spec : { ...spec, trace: 'minimal' });
   const faults = scenario.faults.length;
   try {
-    const r = runScenario(scenario, { hash: false, keepEvents: true, maxEvents: eventLimit(scenario.durationUs + scenario.quietUs) });
+    const r = runScenario(scenario, { hash: false, keepEvents: property.needsTrace === true, maxEvents: eventLimit(scenario.durationUs + scenario.quietUs) });
     const verdict = property.evaluate({ trace: r.trace, checks: r.checks }, opts);
     return { ok: verdict.ok, verdict, faults, simulatedMs: r.simulatedMs, engineEvents: r.engineEvents };
   } catch (e) {

@@ -6,7 +6,7 @@ import { KafkaCluster } from '../kafka/cluster';
 import type { Producer } from '../kafka/client/producer/producer';
 import type { PartitionLog } from '../kafka/broker/partitionLog';
 import { Admin, type TopicToCreate } from '../kafka/admin';
-import { runCheckers, checkValue, type CheckReport } from '../check/checkers';
+import { Checkers, checkValue, type CheckReport } from '../check/checkers';
 import type { ExpectationSpec } from './spec';
 import { OPERATOR_ID, type Scenario, type ScenarioAction } from './validate';
 import { attachConsumers, consumerTopics } from './consumers';
@@ -50,7 +50,10 @@ export interface RunOptions {
   /** Overrides the scenario's seed. */
   readonly seed?: number | string;
   readonly sinks?: readonly TraceSink[];
-  /** Keep the trace in memory (default true; the checkers need it). */
+  /**
+   * Keep the trace in memory as RunResult.trace (default true: the UI and the trace-reading properties want it).
+   * The checkers never need it: they fold the events as the run emits them.
+   */
   readonly keepEvents?: boolean;
   /** Compute the trace hash (default true). */
   readonly hash?: boolean;
@@ -117,11 +120,12 @@ export function evaluateExpectations(expect: readonly ExpectationSpec[], checks:
 export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
+  const checkers = new Checkers();
   const world = new World({
     seed,
     scenario: s.id,
     config: headerConfig({ ...s, seed }),
-    ...(opts.sinks ? { sinks: opts.sinks } : {}),
+    sinks: [checkers, ...(opts.sinks ?? [])],
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
     traceDetail: s.trace !== 'minimal',
@@ -185,7 +189,7 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
     world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
   }
   const trace = world.memory?.events ?? [];
-  const checks = runCheckers(trace);
+  const checks = checkers.report();
   const expectations = evaluateExpectations(s.expect, checks);
   return {
     scenario: s.id,

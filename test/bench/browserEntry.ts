@@ -17,7 +17,7 @@ function kafkasimBench(name: string, duration?: string): BenchRun {
   if (!spec) throw new Error(`no workload named ${name}`);
   const scenario = validateScenario(duration ? { ...spec, duration } : spec);
   const t0 = performance.now();
-  const r = runScenario(scenario, { hash: false });
+  const r = runScenario(scenario, { hash: false, keepEvents: false });
   return { simulatedSeconds: r.simulatedMs / 1000, wallSeconds: (performance.now() - t0) / 1000, events: r.engineEvents };
 }
 

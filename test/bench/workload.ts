@@ -15,7 +15,7 @@ if (!spec) {
 // An optional second argument shortens the run (e.g. "10s") for a quick look; the bench uses the full duration.
 const scenario = validateScenario(process.argv[3] ? { ...spec, duration: process.argv[3] } : spec);
 const t0 = performance.now();
-const r = runScenario(scenario, { hash: false });
+const r = runScenario(scenario, { hash: false, keepEvents: false });
 const wallSeconds = (performance.now() - t0) / 1000;
 const simulatedSeconds = r.simulatedMs / 1000;
 console.log(

@@ -111,6 +111,7 @@ export const eventuallyAvailable: RunProperty = {
   description: 'after the last fault is undone, writes succeed again within a bound (--within, default 40s)',
   expectation: (opts) => futureCheck('unavailable-after-heal', '=', 0, `eventually-available: writes succeed within ${(opts.withinMs ?? DEFAULT_WITHIN_MS) / 1000}s of the last heal`),
   evaluate: unavailableAfterHeal,
+  needsTrace: true,
   // The quiet period must outlast the bound, or the run ends before it can be judged.
   tailor: (spec: ScenarioSpec, opts) => ({ ...spec, quiet: Math.max(msOf(spec.quiet, 30_000), (opts.withinMs ?? DEFAULT_WITHIN_MS) + 5_000) }),
 };

@@ -3,7 +3,7 @@ import type { CheckReport } from '../../check/checkers';
 import { isKnownCheck } from '../../check/names';
 import type { ExpectationSpec, ScenarioSpec } from '../../scenario/spec';
 
-/** What a property reads from one run: the trace and the checkers' report over it. */
+/** What a property reads from one run: the trace (empty unless the property `needsTrace`) and the checkers' report. */
 export interface RunOutcome {
   readonly trace: readonly TraceEvent[];
   readonly checks: CheckReport;
@@ -34,6 +34,8 @@ export interface RunProperty {
   readonly description: string;
   expectation(opts: PropertyOptions): ExpectationSpec | null;
   evaluate(run: RunOutcome, opts: PropertyOptions): Verdict;
+  /** The property reads the trace itself, so its runs keep it in memory (the others are judged from the checks). */
+  readonly needsTrace?: boolean;
   tailor?(spec: ScenarioSpec, opts: PropertyOptions): ScenarioSpec;
 }
 

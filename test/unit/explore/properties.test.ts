@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckReport } from '../../../sim/check/checkers';
+import { runCheckers, type CheckReport } from '../../../sim/check/checkers';
 import { isKnownCheck } from '../../../sim/check/names';
 import type { TraceEvent } from '../../../sim/core/trace';
 import { eventuallyAvailable, lastHeal, unavailableAfterHeal } from '../../../sim/explore/properties/eventuallyAvailable';
@@ -21,7 +21,7 @@ function ev(tMs: number, kind: string, node: string, fields: Record<string, unkn
 const role = (tMs: number, broker: number, r: string, epoch: number, hw = 0) =>
   ev(tMs, 'replica.role', `broker-${broker}`, { topic: 't', partition: 0, broker, role: r, leader: r === 'leader' ? broker : -1, leaderEpoch: epoch, isr: [], leo: 0, hw });
 const hw = (tMs: number, broker: number, value: number) => ev(tMs, 'replica.hw', `broker-${broker}`, { topic: 't', partition: 0, broker, hw: value, leo: value });
-const run = (trace: TraceEvent[], checks: CheckReport = {}) => ({ trace, checks });
+const run = (trace: TraceEvent[], checks: CheckReport = runCheckers(trace)) => ({ trace, checks });
 
 describe('single-leader-per-epoch', () => {
   it('flags two brokers taking the leader role in one epoch, and names both', () => {
