@@ -22,11 +22,19 @@ export type CheckReport = Record<string, CheckResult>;
 
 const MAX_EXAMPLES = 5;
 
+/** A value's first read, and the places it was read at once there was more than one ("topic-partition@offset"). */
+interface FirstRead {
+  readonly t: number;
+  readonly where: string;
+  readonly offset: number;
+  places: Set<string> | null;
+}
+
 function result(count: number, examples: string[], extra: Partial<CheckResult> = {}): CheckResult {
   return { count, examples: examples.slice(0, MAX_EXAMPLES), ...extra };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i]!;
@@ -155,7 +163,7 @@ function checkReport(
   // ---- lost writes (the simulator's truth) ----
   const lost: SendOp[] = [];
   for (const s of acked) {
-    const leaderAppend = h.leaderAppends.get(s.value);
+    const leaderAppend = s.leaderAppend;
     const partition = leaderAppend?.partition ?? s.partition;
     const f = h.finals.get(tp(s.topic, partition));
     if (!f) continue;
@@ -174,7 +182,8 @@ function checkReport(
   );
 
   // ---- what consumers saw ----
-  const seen = new Set<string>();
+  /** value -> its first read (when and where) and, once read somewhere else too, every place it was read. */
+  const seen = new Map<string, FirstRead>();
   const maxReadOffset = new Map<string, number>();
   // partition -> offset -> the first value seen there; a second, different value opens a set of them in `clashes`.
   const observed = new Map<string, Map<number, string | null>>();
@@ -198,12 +207,19 @@ function checkReport(
   for (const p of h.polls) {
     const key = tp(p.topic, p.partition);
     recordsRead += p.offsets.length;
-    p.offsets.forEach((o, i) => {
+    let maxRead = maxReadOffset.get(key) ?? -1;
+    for (let i = 0; i < p.offsets.length; i++) {
+      const o = p.offsets[i]!;
       const v = p.values[i] ?? null;
-      if (v !== null) seen.add(v);
+      if (v !== null) {
+        const r = seen.get(v);
+        if (r === undefined) seen.set(v, { t: p.t, where: key, offset: o, places: null });
+        else if (r.where !== key || r.offset !== o) (r.places ??= new Set([`${r.where}@${r.offset}`])).add(`${key}@${o}`);
+      }
       observe(key, o, v);
-      if (o > (maxReadOffset.get(key) ?? -1)) maxReadOffset.set(key, o);
-    });
+      if (o > maxRead) maxRead = o;
+    }
+    if (maxRead >= 0) maxReadOffset.set(key, maxRead);
   }
   set('records-read', result(recordsRead, []));
 
@@ -226,20 +242,10 @@ function checkReport(
       }
     }
   }
-  const readAt = new Map<string, Set<string>>();
-  for (const p of h.polls) {
-    p.offsets.forEach((o, i) => {
-      const v = p.values[i];
-      if (v === null || v === undefined) return;
-      let s = readAt.get(v);
-      if (!s) readAt.set(v, (s = new Set()));
-      s.add(`${tp(p.topic, p.partition)}@${o}`);
-    });
-  }
-  for (const [v, where] of readAt) {
-    if (where.size > 1 && !dupValues.has(v)) {
+  for (const [v, r] of seen) {
+    if (r.places !== null && !dupValues.has(v)) {
       dupValues.add(v);
-      dupExamples.push(`${v} was read at ${[...where].join(' and ')}`);
+      dupExamples.push(`${v} was read at ${[...r.places].join(' and ')}`);
     }
   }
   set('duplicate', result(dupValues.size, dupExamples, { values: [...dupValues] }));
@@ -314,7 +320,7 @@ function checkReport(
   set('nonmonotonic-send', result(reorders.length, reorders));
 
   // G1a: reading a value whose send definitely failed.
-  const aborted = [...seen].filter((v) => {
+  const aborted = [...seen.keys()].filter((v) => {
     const s = h.sends.get(v);
     return s !== undefined && s.status === 'fail' && s.definite;
   });
@@ -354,7 +360,7 @@ function checkReport(
 
   const perGroup = groupMetrics(events, h, watched.lag, watched.endUs);
   groupChecks(events, h, set, perGroup);
-  serviceFigures(h, acked, set);
+  serviceFigures(h, acked, seen, set);
 
   // Errors by name, as producers and consumers saw them.
   const errors = new Map<string, number>();
@@ -391,7 +397,7 @@ function ackedUnflushed(events: readonly TraceEvent[], h: History, acked: readon
   }
   const unflushed: SendOp[] = [];
   for (const s of acked) {
-    const offset = s.offset >= 0 ? s.offset : (h.leaderAppends.get(s.value)?.offset ?? -1);
+    const offset = s.offset >= 0 ? s.offset : (s.leaderAppend?.offset ?? -1);
     if (offset < 0) continue;
     const list = flushes.get(tp(s.topic, s.partition));
     const durable = list?.some((f) => f.t <= s.ackUs && f.upTo > offset) ?? false;
@@ -437,7 +443,7 @@ function groupChecks(events: readonly TraceEvent[], h: History, set: (n: CheckNa
   set('lag.final', result(total('lag.final.'), []));
 }
 
-function serviceFigures(h: History, acked: readonly SendOp[], set: (n: CheckName, r: CheckResult) => void): void {
+function serviceFigures(h: History, acked: readonly SendOp[], seen: ReadonlyMap<string, FirstRead>, set: (n: CheckName, r: CheckResult) => void): void {
   const at = (t: number) => formatTime(t - h.startUs);
   // Unavailability per producer and partition: the longest stretch with records outstanding and no
   // acknowledgement arriving (healthy partitions answer within milliseconds). The total adds the
@@ -492,17 +498,18 @@ function serviceFigures(h: History, acked: readonly SendOp[], set: (n: CheckName
   );
   set('unavailability.total-ms', result(Math.round(total / 1000), []));
 
-  const lat = acked.filter((s) => s.acks !== '0').map((s) => s.ackUs - s.invokeUs).sort((a, b) => a - b);
+  const lat = Float64Array.from(
+    acked.filter((s) => s.acks !== '0'),
+    (s) => s.ackUs - s.invokeUs,
+  ).sort();
   set('latency.p50-ms', result(ms3(percentile(lat, 50)), []));
   set('latency.p99-ms', result(ms3(percentile(lat, 99)), []));
-  const firstRead = new Map<string, number>();
-  for (const p of h.polls) for (const v of p.values) if (v !== null && !firstRead.has(v)) firstRead.set(v, p.t);
-  const e2e: number[] = [];
-  for (const [v, t] of firstRead) {
+  const e2eList: number[] = [];
+  for (const [v, r] of seen) {
     const s = h.sends.get(v);
-    if (s) e2e.push(t - s.invokeUs);
+    if (s) e2eList.push(r.t - s.invokeUs);
   }
-  e2e.sort((a, b) => a - b);
+  const e2e = Float64Array.from(e2eList).sort();
   set('e2e.p99-ms', result(ms3(percentile(e2e, 99)), []));
 }
 

@@ -1,6 +1,6 @@
 import type { TraceEvent } from '../core/trace';
 import type { CheckResult } from './checkers';
-import { History, tp } from './history';
+import { History, tp, type SendOp } from './history';
 import { OffsetSet } from './offsetSet';
 
 /**
@@ -83,10 +83,9 @@ export function groupMetrics(events: readonly TraceEvent[], h: History, lag: Gro
     for (const o of e.offsets as number[]) s.add(e.topic as string, e.partition as number, o);
   }
   // Whether the group processed the position where an acknowledged value sits.
-  const processedValue = (done: OffsetSet, value: string): boolean | null => {
-    const s = h.sends.get(value);
-    if (!s || s.offset < 0) {
-      const la = h.leaderAppends.get(value);
+  const processedValue = (done: OffsetSet, s: SendOp): boolean | null => {
+    if (s.offset < 0) {
+      const la = s.leaderAppend;
       return la ? done.has(la.topic, la.partition, la.offset) : null;
     }
     return done.has(s.topic, s.partition, s.offset);
@@ -110,7 +109,7 @@ export function groupMetrics(events: readonly TraceEvent[], h: History, lag: Gro
     const seen = seenValues.get(g) ?? new Set<string>();
     const unseen = mine.filter((s) => !seen.has(s.value));
     const done = processed.get(g) ?? new OffsetSet();
-    const unprocessed = mine.filter((s) => processedValue(done, s.value) === false);
+    const unprocessed = mine.filter((s) => processedValue(done, s) === false);
     unprocessedAll += unprocessed.length;
     if (unprocessed[0]) unprocessedExamples.push(`group ${g} never processed ${unprocessed[0].value} (${unprocessed.length} records)`);
     const lagFinal = lagOf(g, (k) => h.finals.get(k)?.highWatermark ?? lag.hw.get(k) ?? 0);

@@ -52,6 +52,18 @@ export interface SendOp {
   acks: string;
   error: string;
   definite: boolean;
+  /** Where a leader first appended it (see History.leaderAppendOf). */
+  leaderAppend: LeaderAppend | undefined;
+}
+
+/** Where a leader appended a value: its partition, offset, leader epoch, broker and time. */
+export interface LeaderAppend {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly epoch: number;
+  readonly broker: number;
+  readonly t: Micros;
 }
 
 export interface FinalPartition {
@@ -101,8 +113,8 @@ export class History {
   readonly sendsInOrder: SendOp[] = [];
   readonly polls: PollObservation[] = [];
   readonly finals = new Map<string, FinalPartition>();
-  /** value -> (partition, offset) where the leader appended it first. */
-  readonly leaderAppends = new Map<string, { topic: string; partition: number; offset: number; epoch: number; broker: number; t: Micros }>();
+  /** value -> where a leader first appended it, for values without a SendOp (yet). */
+  private readonly orphanAppends = new Map<string, LeaderAppend>();
   /** Acknowledged batches (send.ok events) and the records in them, per producer. */
   readonly batchesOf = new Map<string, { batches: number; records: number }>();
   startUs = 0;
@@ -150,6 +162,7 @@ export class History {
           acks: '',
           error: '',
           definite: false,
+          leaderAppend: this.orphanAppends.size > 0 ? this.orphanAppends.get(e.value as string) : undefined,
         };
         this.sends.set(op.value, op);
         this.sendsInOrder.push(op);
@@ -196,9 +209,12 @@ export class History {
         const base = e.base as number;
         for (let i = 0; i < values.length; i++) {
           const v = values[i]!;
-          if (v !== null && !this.leaderAppends.has(v)) {
-            this.leaderAppends.set(v, { topic: e.topic as string, partition: e.partition as number, offset: base + i, epoch: e.epoch as number, broker: e.broker as number, t: e.t });
-          }
+          if (v === null) continue;
+          const op = this.sends.get(v);
+          if (op !== undefined ? op.leaderAppend !== undefined : this.orphanAppends.has(v)) continue;
+          const la: LeaderAppend = { topic: e.topic as string, partition: e.partition as number, offset: base + i, epoch: e.epoch as number, broker: e.broker as number, t: e.t };
+          if (op !== undefined) op.leaderAppend = la;
+          else this.orphanAppends.set(v, la);
         }
         break;
       }
@@ -256,6 +272,11 @@ export class History {
         break;
       }
     }
+  }
+
+  /** Where a leader first appended `value` (kept on its SendOp; values no send.invoke announced are kept aside). */
+  leaderAppendOf(value: string): LeaderAppend | undefined {
+    return this.sends.get(value)?.leaderAppend ?? this.orphanAppends.get(value);
   }
 
   /** Topics some consumer reads (only those can have unseen records). */

@@ -9,7 +9,7 @@ import type { History, SendOp } from './history';
 export function lostWriteStory(events: readonly TraceEvent[], h: History, s: SendOp): string[] {
   const at = (t: number) => formatTime(t - h.startUs);
   const story: string[] = [];
-  const la = h.leaderAppends.get(s.value);
+  const la = s.leaderAppend;
   const topic = s.topic;
   const partition = la?.partition ?? s.partition;
   const offset = s.offset >= 0 ? s.offset : (la?.offset ?? -1);
