@@ -341,6 +341,8 @@ export class Partition {
   maybeIncrementLeaderHW(): boolean {
     if (!this.isLeader) return false;
     const log = this.log;
+    // The HW never passes the leader's log end offset: once there, nothing below can move it.
+    if (log.highWatermark >= log.logEndOffset) return false;
     const maximal = new Set(this.maximalIsr);
     maximal.delete(this.host.brokerId);
     const now = this.host.nowMs();

@@ -4,6 +4,7 @@ import type { KafkaError } from '../errors';
 import type { LogManager } from '../log/logManager';
 import type {
   FetchPartitionResponse,
+  FetchPartition,
   FetchRequest,
   FetchResponse,
   ProducePartitionResponse,
@@ -58,7 +59,8 @@ export class ReplicaManager {
   readonly partitions = new Map<string, Partition>();
   private readonly fetchers = new Map<number, ReplicaFetcher>();
   private readonly produceWaiters = new Map<string, ProduceWaiter[]>();
-  private readonly fetchWaiters = new Map<string, Set<DelayedFetch>>();
+  /** partition -> the delayed fetches waiting on it, each with its part of the fetch for that partition. */
+  private readonly fetchWaiters = new Map<string, Map<DelayedFetch, FetchPartition>>();
 
   constructor(private readonly host: ReplicaManagerHost) {}
 
@@ -274,9 +276,9 @@ export class ReplicaManager {
     const op: DelayedFetch = { from, req, timer: NO_TIMER, done: false };
     for (const fp of req.partitions) {
       const key = tpKey(fp.topic, fp.partition);
-      let set = this.fetchWaiters.get(key);
-      if (!set) this.fetchWaiters.set(key, (set = new Set()));
-      set.add(op);
+      let waiting = this.fetchWaiters.get(key);
+      if (!waiting) this.fetchWaiters.set(key, (waiting = new Map()));
+      waiting.set(op, fp);
     }
     op.timer = this.host.setTimerId(ms(req.maxWaitMs), () => this.completeFetch(op));
   }
@@ -322,11 +324,11 @@ export class ReplicaManager {
   }
 
   private completeFetchWaiters(p: Partition, why: 'leader-append' | 'hw' | 'leadership'): void {
-    const set = this.fetchWaiters.get(p.key);
-    if (!set || set.size === 0) return;
-    for (const op of [...set]) {
+    const waiting = this.fetchWaiters.get(p.key);
+    if (!waiting || waiting.size === 0) return;
+    for (const [op, fp] of [...waiting]) {
       if (op.done) {
-        set.delete(op);
+        waiting.delete(op);
         continue;
       }
       const isFollower = op.req.replicaId >= 0;
@@ -336,8 +338,8 @@ export class ReplicaManager {
           this.completeFetch(op);
           continue;
         }
-        const r = this.peekBytes(op.req);
-        if (r >= op.req.minBytes) this.completeFetch(op);
+        // The partition that moved first: when it alone has minBytes, so does the whole fetch.
+        if (this.peekPartition(p, fp, isFollower) >= op.req.minBytes || this.peekBytes(op.req) >= op.req.minBytes) this.completeFetch(op);
       }
     }
   }
@@ -346,15 +348,18 @@ export class ReplicaManager {
   private peekBytes(req: FetchRequest): number {
     let bytes = 0;
     for (const fp of req.partitions) {
-      const p = this.partition(fp.topic, fp.partition);
-      if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
-      const upTo = req.replicaId >= 0 ? p.log.logEndOffset : p.log.highWatermark;
-      if (fp.fetchOffset >= upTo) continue;
-      const r = p.log.read(fp.fetchOffset, fp.maxBytes, upTo, true);
-      bytes += batchesBytes(r.batches);
+      bytes += this.peekPartition(this.partition(fp.topic, fp.partition), fp, req.replicaId >= 0);
       if (bytes >= req.minBytes) return bytes;
     }
     return bytes;
+  }
+
+  /** Bytes one partition of a fetch would get now; a partition this broker no longer leads counts as ready. */
+  private peekPartition(p: Partition | undefined, fp: FetchPartition, isFollower: boolean): number {
+    if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
+    const upTo = isFollower ? p.log.logEndOffset : p.log.highWatermark;
+    if (fp.fetchOffset >= upTo) return 0;
+    return batchesBytes(p.log.read(fp.fetchOffset, fp.maxBytes, upTo, true).batches);
   }
 
   private completeFetch(op: DelayedFetch): void {
