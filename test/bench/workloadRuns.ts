@@ -19,7 +19,8 @@ const script = fileURLToPath(new URL('./workload.ts', import.meta.url));
 export function runWorkload(name: string, runs: number, duration?: string): { median: WorkloadFigures; all: WorkloadFigures[] } {
   const all: WorkloadFigures[] = [];
   for (let i = 0; i < runs; i++) {
-    // A big run keeps millions of trace events for its checkers: give it more than Node's default heap.
+    // The checkers fold the trace as it goes by, but a big run still holds every record in its logs, their disk
+    // chunks and the checkers' history (about 3 GB after 20 simulated seconds): more than Node's default heap.
     const args = ['--max-old-space-size=16384', '--import', 'tsx', script, name, ...(duration ? [duration] : [])];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`workload ${name} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
