@@ -97,6 +97,7 @@ export class Checkers implements TraceSink {
   private lastT = 0;
 
   event(e: TraceEvent): void {
+    if (this.reported) return;
     this.lastT = e.t;
     this.h.observe(e);
     const kind = e.kind;
@@ -131,14 +132,19 @@ export class Checkers implements TraceSink {
     this.lagWatch.observe(e);
   }
 
+  private reported: CheckReport | undefined;
+
+  /** The report over everything seen so far; it is final: events after it are not looked at. */
   report(): CheckReport {
+    if (this.reported) return this.reported;
     this.h.finish();
-    return checkReport(this.rest, this.storyEvents, this.h, {
+    this.reported = checkReport(this.rest, this.storyEvents, this.h, {
       regressions: this.hwWatch.result(),
       commitWait: this.commitWatch.result(this.h),
       lag: this.lagWatch,
       endUs: this.lastT,
     });
+    return this.reported;
   }
 }
 
