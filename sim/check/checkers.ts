@@ -94,11 +94,9 @@ export class Checkers implements TraceSink {
   private readonly hwWatch = new HighWatermarkWatch();
   private readonly commitWatch = new CommitWaitWatch();
   private readonly lagWatch = new GroupLagWatch();
-  private lastT = 0;
 
   event(e: TraceEvent): void {
     if (this.reported) return;
-    this.lastT = e.t;
     this.h.observe(e);
     const kind = e.kind;
     if (kind === 'replica.hw') {
@@ -142,7 +140,7 @@ export class Checkers implements TraceSink {
       regressions: this.hwWatch.result(),
       commitWait: this.commitWatch.result(this.h),
       lag: this.lagWatch,
-      endUs: this.lastT,
+      endUs: Math.max(0, this.h.lastEventUs),
     });
     return this.reported;
   }

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../core/trace';
+import type { GroupOffsetRow } from '../kafka/coordinator/consumerGroupLag';
 
 /** One partition as `kafka-topics --describe` shows it, plus the high watermark and log end offset. */
 export interface PartitionDescription {
@@ -14,17 +15,8 @@ export interface PartitionDescription {
   readonly offline: boolean;
 }
 
-/** One row of `kafka-consumer-groups --describe`. */
-export interface GroupPartitionDescription {
-  readonly group: string;
-  readonly topic: string;
-  readonly partition: number;
-  /** The committed offset, or null when the group never committed one. */
-  readonly currentOffset: number | null;
-  readonly logEndOffset: number;
-  readonly lag: number | null;
-  readonly consumerId: string;
-}
+/** One row of `kafka-consumer-groups --describe` (the trace does not carry client ids). */
+export type GroupPartitionDescription = Omit<GroupOffsetRow, 'clientId'>;
 
 /** The partitions at the end of a run, from its final-state events. */
 export function describeTopics(events: readonly TraceEvent[]): PartitionDescription[] {
@@ -88,7 +80,8 @@ function add(m: Map<string, Set<string>>, k: string, v: string): void {
   s.add(v);
 }
 
-function comparePartitionNames(a: string, b: string): number {
+/** Orders "topic-partition" names by topic, then by partition number (so t-2 comes before t-10). */
+export function comparePartitionNames(a: string, b: string): number {
   const da = a.lastIndexOf('-');
   const db = b.lastIndexOf('-');
   const ta = a.slice(0, da);

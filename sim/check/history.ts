@@ -128,15 +128,16 @@ export class History {
     this.finish();
   }
 
-  private lastT = -1;
+  /** The time of the last event folded, -1 before any. */
+  lastEventUs = -1;
 
   /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */
   finish(): void {
-    if (this.lastT >= 0) this.endUs = Math.max(this.endUs, this.lastT);
+    if (this.lastEventUs >= 0) this.endUs = Math.max(this.endUs, this.lastEventUs);
   }
 
   observe(e: TraceEvent): void {
-    this.lastT = e.t;
+    this.lastEventUs = e.t;
     switch (e.kind) {
       case 'scenario.start':
         this.startUs = e.t;

@@ -61,14 +61,8 @@ export function leaderEpochConflicts(trace: readonly TraceEvent[]): { count: num
  * it took the role). Per (partition, epoch) the highest HW seen so far must never be undercut. A leader that
  * crashes starts over: after a restart its HW comes from the checkpoint file, which lags by design
  * [ReplicaManager.checkpointHighWatermarks], and it serves nobody before the controller unfences it.
+ * The checkers feed it each event as the run emits it.
  */
-export function highWatermarkRegressions(trace: readonly TraceEvent[]): { count: number; examples: string[] } {
-  const w = new HighWatermarkWatch();
-  for (const e of trace) w.observe(e);
-  return w.result();
-}
-
-/** highWatermarkRegressions as the trace goes by (the checkers run it while the run emits its events). */
 export class HighWatermarkWatch {
   private readonly epochOf = new Map<number, Map<string, number>>(); // broker -> partition -> epoch it leads, absent when not leading
   private readonly highest = new Map<string, Map<number, { hw: number; broker: number; t: number }>>(); // partition -> epoch -> highest HW

@@ -4,6 +4,7 @@ import { caseSpec, exploreArbitrary, planProperty, propertyOptions, runAddress, 
 import type { PropertyOptions, RunProperty } from './properties/index';
 import { runCase, type CaseOutcome } from './runCase';
 import { shrinkFailure } from './shrink';
+import type { Counterexample } from './sweep';
 
 /** Work for one worker: run k of the sweep, or shrink run k (known to fail with `outcome`). */
 export type Task = { readonly type: 'run'; readonly k: number } | { readonly type: 'shrink'; readonly k: number; readonly outcome: CaseOutcome };
@@ -12,15 +13,7 @@ export type Task = { readonly type: 'run'; readonly k: number } | { readonly typ
 export type Reply =
   | { readonly type: 'run'; readonly k: number; readonly outcome: CaseOutcome; readonly spec?: ScenarioSpec }
   | { readonly type: 'shrink-step'; readonly k: number; readonly runs: number; readonly shrinks: number; readonly faults: number }
-  | {
-      readonly type: 'shrunk';
-      readonly k: number;
-      readonly spec: ScenarioSpec;
-      readonly outcome: CaseOutcome;
-      readonly path: string;
-      readonly shrinks: number;
-      readonly runs: number;
-    }
+  | ({ readonly type: 'shrunk' } & Counterexample)
   | { readonly type: 'error'; readonly message: string };
 
 /** Runs and shrinks the cases of one plan; each worker thread holds one (and so does an in-process sweep). */

@@ -149,17 +149,6 @@ export function recordCount(b: RecordBatch): number {
   return b.records.length;
 }
 
-/** A record as an application sees it, with its absolute offset. */
-export interface ConsumerRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly leaderEpoch: number;
-  readonly timestamp: number;
-  readonly key: string | null;
-  readonly value: string | null;
-  readonly headers: readonly RecordHeader[];
-}
 
 /** What a producer hands to the accumulator for one record. */
 export interface ProducerRecordInput {

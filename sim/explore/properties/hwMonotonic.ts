@@ -1,8 +1,4 @@
-import { checkProperty, type RunOutcome, type Verdict } from './property';
+import { checkProperty } from './property';
 
 /** A leader's high watermark going down within its epoch: the check high-watermark-regression (sim/check/leadership.ts). */
 export const hwMonotonic = checkProperty('hw-monotonic', 'high-watermark-regression', "a leader's high watermark never goes down within a leader epoch");
-
-export function hwRegressions(run: RunOutcome): Verdict {
-  return hwMonotonic.evaluate(run, {});
-}

@@ -1,8 +1,4 @@
-import { checkProperty, type RunOutcome, type Verdict } from './property';
+import { checkProperty } from './property';
 
 /** Two brokers leading one partition in one leader epoch: the check leader-epoch-conflict (sim/check/leadership.ts). */
 export const singleLeaderPerEpoch = checkProperty('single-leader-per-epoch', 'leader-epoch-conflict', 'no two brokers lead one partition in the same leader epoch');
-
-export function singleLeaderViolations(run: RunOutcome): Verdict {
-  return singleLeaderPerEpoch.evaluate(run, {});
-}

@@ -1,17 +1,9 @@
 import { NO_TIMER, type TimerId } from '../../core/scheduler';
 import type { KafkaError } from '../errors';
-import type { JoinGroupMember, JoinGroupProtocol, TopicPartition } from '../protocol';
+import type { JoinGroupProtocol, JoinGroupResponse, Req, TopicPartition } from '../protocol';
 
 /** What a parked JoinGroup is eventually answered with (the coordinator adds type and correlation id). */
-export interface JoinGroupResult {
-  readonly error: KafkaError;
-  readonly generationId: number;
-  readonly protocolName: string | null;
-  readonly leader: string;
-  readonly skipAssignment: boolean;
-  readonly memberId: string;
-  readonly members: readonly JoinGroupMember[];
-}
+export type JoinGroupResult = Omit<JoinGroupResponse, keyof Req<'JoinGroupResponse'>>;
 
 export interface SyncGroupResult {
   readonly error: KafkaError;

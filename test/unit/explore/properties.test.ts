@@ -4,12 +4,12 @@ import { isKnownCheck } from '../../../sim/check/names';
 import type { TraceEvent } from '../../../sim/core/trace';
 import { eventuallyAvailable, lastHeal, unavailableAfterHeal } from '../../../sim/explore/properties/eventuallyAvailable';
 import { groupExclusivity } from '../../../sim/explore/properties/groupExclusivity';
-import { hwRegressions } from '../../../sim/explore/properties/hwMonotonic';
+import { hwMonotonic } from '../../../sim/explore/properties/hwMonotonic';
 import { PROPERTIES, PROPERTY_NAMES, propertyByName } from '../../../sim/explore/properties/index';
 import { noAckedLoss } from '../../../sim/explore/properties/noAckedLoss';
 import { noDuplicates } from '../../../sim/explore/properties/noDuplicates';
 import { orderPerKey } from '../../../sim/explore/properties/orderPerKey';
-import { singleLeaderViolations } from '../../../sim/explore/properties/singleLeaderPerEpoch';
+import { singleLeaderPerEpoch } from '../../../sim/explore/properties/singleLeaderPerEpoch';
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { validateScenario } from '../../../sim/scenario/validate';
 
@@ -22,6 +22,8 @@ const role = (tMs: number, broker: number, r: string, epoch: number, hw = 0) =>
   ev(tMs, 'replica.role', `broker-${broker}`, { topic: 't', partition: 0, broker, role: r, leader: r === 'leader' ? broker : -1, leaderEpoch: epoch, isr: [], leo: 0, hw });
 const hw = (tMs: number, broker: number, value: number) => ev(tMs, 'replica.hw', `broker-${broker}`, { topic: 't', partition: 0, broker, hw: value, leo: value });
 const run = (trace: TraceEvent[], checks: CheckReport = runCheckers(trace)) => ({ trace, checks });
+const hwRegressions = (r: ReturnType<typeof run>) => hwMonotonic.evaluate(r, {});
+const singleLeaderViolations = (r: ReturnType<typeof run>) => singleLeaderPerEpoch.evaluate(r, {});
 
 describe('single-leader-per-epoch', () => {
   it('flags two brokers taking the leader role in one epoch, and names both', () => {

@@ -1,3 +1,4 @@
+import { comparePartitionNames } from '../../../sim/check/describe';
 import { num, str, strs } from './fields';
 import type { TraceModel } from './traceModel';
 
@@ -143,7 +144,7 @@ export function buildGroups(model: TraceModel): GroupsModel {
     const [consumer, tp] = k.split('\u0000') as [string, string];
     close(consumer, tp, model.tLast);
   }
-  const rowList = [...rows.values()].sort((a, b) => (a.group === b.group ? compareTp(a.tp, b.tp) : a.group < b.group ? -1 : 1));
+  const rowList = [...rows.values()].sort((a, b) => (a.group === b.group ? comparePartitionNames(a.tp, b.tp) : a.group < b.group ? -1 : 1));
   return {
     groups: [...groups].sort(),
     rows: rowList,
@@ -154,13 +155,4 @@ export function buildGroups(model: TraceModel): GroupsModel {
     lag: [...lag.values()],
     maxLag,
   };
-}
-
-function compareTp(a: string, b: string): number {
-  const da = a.lastIndexOf('-');
-  const db = b.lastIndexOf('-');
-  const ta = a.slice(0, da);
-  const tb = b.slice(0, db);
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return Number(a.slice(da + 1)) - Number(b.slice(db + 1));
 }

@@ -38,12 +38,15 @@ export class OffsetFetcher {
 
   constructor(private readonly host: OffsetFetcherHost) {}
 
-  /** ListOffsets for every partition waiting for a reset, one request per leader. */
-  resetPositionsIfNeeded(): void {
+  /**
+   * The assigned partitions `wanted` picks that are neither in flight nor backing off, grouped by leader in broker
+   * id order (one request each); a partition whose leader is unknown asks for metadata instead.
+   */
+  private byLeader(wanted: (s: PartitionState) => boolean): [number, PartitionState[]][] {
     const h = this.host;
-    const byNode = new Map<number, { s: PartitionState; target: ResetTarget }[]>();
+    const byNode = new Map<number, PartitionState[]>();
     for (const s of h.subscriptions.assignedPartitions()) {
-      if (s.reset === null || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
+      if (!wanted(s) || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
       const leader = h.metadata.leaderOf(s.topic, s.partition);
       if (leader < 0) {
         h.requestMetadata();
@@ -51,10 +54,16 @@ export class OffsetFetcher {
       }
       let list = byNode.get(leader);
       if (!list) byNode.set(leader, (list = []));
-      list.push({ s, target: s.reset });
+      list.push(s);
     }
-    for (const node of [...byNode.keys()].sort((a, b) => a - b)) {
-      const items = byNode.get(node)!;
+    return [...byNode].sort((a, b) => a[0] - b[0]);
+  }
+
+  /** ListOffsets for every partition waiting for a reset, one request per leader. */
+  resetPositionsIfNeeded(): void {
+    const h = this.host;
+    for (const [node, parts] of this.byLeader((s) => s.reset !== null)) {
+      const items = parts.map((s) => ({ s, target: s.reset! }));
       for (const it of items) this.inFlight.add(it.s.key);
       const request = {
         type: 'ListOffsets' as const,
@@ -115,20 +124,7 @@ export class OffsetFetcher {
         else s.validatedLeaderEpoch = epoch;
       }
     }
-    const byNode = new Map<number, PartitionState[]>();
-    for (const s of h.subscriptions.assignedPartitions()) {
-      if (!s.awaitingValidation || s.position === null || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
-      const leader = h.metadata.leaderOf(s.topic, s.partition);
-      if (leader < 0) {
-        h.requestMetadata();
-        continue;
-      }
-      let list = byNode.get(leader);
-      if (!list) byNode.set(leader, (list = []));
-      list.push(s);
-    }
-    for (const node of [...byNode.keys()].sort((a, b) => a - b)) {
-      const parts = byNode.get(node)!;
+    for (const [node, parts] of this.byLeader((s) => s.awaitingValidation && s.position !== null)) {
       const sent = parts.map((s) => ({ s, position: s.position!, epoch: s.positionEpoch, leaderEpoch: h.metadata.leaderEpochOf(s.topic, s.partition) }));
       for (const x of sent) this.inFlight.add(x.s.key);
       const request = {

@@ -3,7 +3,7 @@ import type { KafkaError } from '../../errors';
 import type { MetadataView } from '../../metadata/metadataImage';
 import type { MetadataRecord } from '../../metadata/records';
 import type { ControllerResult } from './controllerResult';
-import { usableBrokers } from './createTopic';
+import { newPartitionRecord, usableBrokers } from './createTopic';
 import { placeReplicas } from './stripedReplicaPlacer';
 
 /** One topic of a CreatePartitions request: grow `name` to `count` partitions in all. */
@@ -63,28 +63,15 @@ export function createPartitions(image: MetadataView, topic: CreatePartitionsTop
   }
   const records: MetadataRecord[] = [];
   for (let i = 0; i < placement.assignments.length; i++) {
-    const replicas = placement.assignments[i]!;
-    const isr = replicas.filter((r) => image.isActive(r));
-    if (isr.length === 0) {
+    const record = newPartitionRecord(image, t.topicId, current + i, placement.assignments[i]!);
+    if (!record) {
       return failure(
         topic.name,
         'INVALID_REPLICATION_FACTOR',
         `Unable to replicate the partition ${replicationFactor} time(s): every broker is fenced or in controlled shutdown.`,
       );
     }
-    records.push({
-      type: 'PartitionRecord',
-      topicId: t.topicId,
-      partitionId: current + i,
-      replicas,
-      isr,
-      leader: isr[0]!,
-      leaderRecoveryState: 'RECOVERED',
-      leaderEpoch: 0,
-      partitionEpoch: 0,
-      eligibleLeaderReplicas: [],
-      lastKnownElr: [],
-    });
+    records.push(record);
   }
   return { records, response: { name: topic.name, error: 'NONE', message: '' }, elections: [] };
 }

@@ -2,7 +2,7 @@ import type { Random } from '../../../core/random';
 import { TOPIC_CONFIGS } from '../../config/configs';
 import type { KafkaError } from '../../errors';
 import type { MetadataView } from '../../metadata/metadataImage';
-import type { MetadataRecord } from '../../metadata/records';
+import type { MetadataRecord, PartitionRecord } from '../../metadata/records';
 import type { ControllerResult } from './controllerResult';
 import { placeReplicas, type UsableBroker } from './stripedReplicaPlacer';
 
@@ -95,24 +95,33 @@ export function createTopic(
   }
   if (image.elrEnabled() && configNames.includes('min.insync.replicas')) records.push({ type: 'ClearElrRecord', topicName: topic.name });
   for (let p = 0; p < placement.assignments.length; p++) {
-    const replicas = placement.assignments[p]!;
-    const isr = replicas.filter((r) => image.isActive(r));
-    if (isr.length === 0) {
+    const record = newPartitionRecord(image, topicId, p, placement.assignments[p]!);
+    if (!record) {
       return failure('INVALID_REPLICATION_FACTOR', `Cannot place ${replicationFactor} replica(s) of each partition: every broker is fenced or in controlled shutdown.`);
     }
-    records.push({
-      type: 'PartitionRecord',
-      topicId,
-      partitionId: p,
-      replicas,
-      isr,
-      leader: isr[0]!,
-      leaderRecoveryState: 'RECOVERED',
-      leaderEpoch: 0,
-      partitionEpoch: 0,
-      eligibleLeaderReplicas: [],
-      lastKnownElr: [],
-    });
+    records.push(record);
   }
   return { records, response: { error: 'NONE', message: '', topicId, numPartitions, replicationFactor }, elections: [] };
+}
+
+/**
+ * The registration of a new partition (a new topic's, or one CreatePartitions adds): the ISR is its replicas that
+ * are active, the first of them leads, both epochs start at 0, no ELR. null when no replica is active.
+ */
+export function newPartitionRecord(image: MetadataView, topicId: string, partitionId: number, replicas: readonly number[]): PartitionRecord | null {
+  const isr = replicas.filter((r) => image.isActive(r));
+  if (isr.length === 0) return null;
+  return {
+    type: 'PartitionRecord',
+    topicId,
+    partitionId,
+    replicas,
+    isr,
+    leader: isr[0]!,
+    leaderRecoveryState: 'RECOVERED',
+    leaderEpoch: 0,
+    partitionEpoch: 0,
+    eligibleLeaderReplicas: [],
+    lastKnownElr: [],
+  };
 }
