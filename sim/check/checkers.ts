@@ -1,5 +1,5 @@
 import { formatTime } from '../core/time';
-import type { TraceEvent, TraceSink } from '../core/trace';
+import { ofKind, type TraceEvent, type TraceSink } from '../core/trace';
 import { History, tp, type FinalPartition, type SendOp } from './history';
 import { CHECK_NAMES, ERROR_CHECK_PREFIX, type CheckName } from './names';
 import { lostWriteStory } from './stories';
@@ -351,7 +351,7 @@ function checkReport(
   set('high-watermark-regression', result(regressions.count, regressions.examples));
 
   // Elections from outside the ISR.
-  const unclean = events.filter((e) => e.kind === 'controller.election' && (e.source === 'UNCLEAN' || e.source === 'LAST_KNOWN_LEADER'));
+  const unclean = ofKind(events, 'controller.election').filter((e) => e.source === 'UNCLEAN' || e.source === 'LAST_KNOWN_LEADER');
   set(
     'elected-outside-isr',
     result(unclean.length, unclean.map((e) => `broker ${e.leader as number} became leader of ${tp(e.topic as string, e.partition as number)} at ${at(e.t)} by ${e.source === 'UNCLEAN' ? 'unclean election' : 'the last-known-leader rule'}`)),

@@ -1,39 +1,43 @@
 import type { Micros } from '../core/time';
 import type { TraceEvent } from '../core/trace';
+import { bool, defineKinds, list, nullable, num, obj, optional, str, type KindsOf } from '../core/traceSchema';
 import { tpKey } from '../kafka/protocol';
 
+/** The run's own moments and its ground truth, written by the scenario runner for the checkers to read. */
+export const RUN_KINDS = defineKinds({
+  /**
+   * Ground truth at the end of a run, one per partition: the committed log of the healed cluster (from the
+   * leader, or the most complete replica when there is none). `offsets[i]` holds `values[i]`.
+   */
+  'final.partition': {
+    topic: str,
+    partition: num,
+    leader: num,
+    leaderEpoch: num,
+    replicas: list(num),
+    isr: list(num),
+    elr: list(num),
+    highWatermark: num,
+    logEndOffset: num,
+    logStartOffset: num,
+    compacted: bool,
+    offline: bool,
+    offsets: list(num),
+    keys: list(nullable(str)),
+    values: list(nullable(str)),
+    /** Replicas whose log holds a different record than this one at some offset below the high watermark. */
+    diverged: optional(list(obj({ broker: num, offsets: list(num), values: list(nullable(str)) }))),
+  },
+  /** The run reached its end (after the quiet period): the last event of a complete trace. */
+  'scenario.end': { durationMs: num, quietMs: num },
+  /** The quiet period began: faults undone, producers stopped. */
+  'scenario.quiet': {},
+  /** A caption of a guided scenario, at its moment. */
+  caption: { text: str },
+});
+
 declare module '../core/trace' {
-  interface TraceKinds {
-    /**
-     * Ground truth at the end of a run, one per partition: the committed log of the healed cluster (from the
-     * leader, or the most complete replica when there is none). `offsets[i]` holds `values[i]`.
-     */
-    'final.partition': {
-      topic: string;
-      partition: number;
-      leader: number;
-      leaderEpoch: number;
-      replicas: number[];
-      isr: number[];
-      elr: number[];
-      highWatermark: number;
-      logEndOffset: number;
-      logStartOffset: number;
-      compacted: boolean;
-      offline: boolean;
-      offsets: number[];
-      keys: (string | null)[];
-      values: (string | null)[];
-      /** Replicas whose log holds a different record than this one at some offset below the high watermark. */
-      diverged?: { broker: number; offsets: number[]; values: (string | null)[] }[];
-    };
-    /** The run reached its end (after the quiet period). */
-    'scenario.end': { durationMs: number; quietMs: number };
-    /** The quiet period began: faults undone, producers stopped. */
-    'scenario.quiet': Record<string, never>;
-    /** A caption of a guided scenario, at its moment. */
-    caption: { text: string };
-  }
+  interface TraceKinds extends KindsOf<typeof RUN_KINDS> {}
 }
 
 /** One send() from the application, with its outcome. */

@@ -1,5 +1,5 @@
 import { formatTime } from '../core/time';
-import type { TraceEvent } from '../core/trace';
+import type { TraceEvent, UntypedTraceEvent } from '../core/trace';
 import type { History, SendOp } from './history';
 
 /**
@@ -37,10 +37,10 @@ export function lostWriteStory(events: readonly TraceEvent[], h: History, s: Sen
   }
   for (let i = lo; i < events.length; i++) {
     const e = events[i]!;
-    if (e.topic !== topic || e.partition !== partition) {
+    if ((e as UntypedTraceEvent).topic !== topic || (e as UntypedTraceEvent).partition !== partition) {
       if (e.kind === 'fault.start' || e.kind === 'fault.end' || e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'disk.power-loss' || e.kind === 'host.restart') {
         if (e.t >= (la?.t ?? s.invokeUs) - 1) {
-          const hosts = (e.hosts as string[] | undefined) ?? [e.node];
+          const hosts = 'hosts' in e ? e.hosts : [e.node];
           if (hosts.some((x) => [...holders].map(hostOf).includes(x) || relevant.has(x))) story.push(describeHostEvent(e, at));
         }
       }

@@ -1,11 +1,9 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs'; // determinism-ok: runs outside any simulation
-import { runCheckers } from '../check/checkers';
 import { describeGroups, describeTopics } from '../check/describe';
-import { Fnv1a64 } from '../core/hash';
 import { formatTime, parseDuration } from '../core/time';
-import { JsonlSink, TraceFormatError, parseTrace, type TraceSink } from '../core/trace';
-import { ValidationError } from '../core/validate';
-import { evaluateExpectations, runScenario, type RunResult } from '../scenario/runner';
+import { JsonlSink, TraceFormatError, type TraceSink } from '../core/trace';
+import { runScenario, type RunResult } from '../scenario/runner';
+import { checkSavedTrace } from '../scenario/savedTrace';
 import { validateScenario, type Scenario } from '../scenario/validate';
 import { parseArgs, single } from './args';
 import { demo } from './demo';
@@ -93,7 +91,10 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input.
     help: `kafkasim check <trace.jsonl> [--json]
 
 Runs every checker on a trace written by \`kafkasim run --trace\`, and the expectations of the scenario
-recorded in its header. The output is the same as the run's.
+recorded in its header. The output is the same as the run's. The trace is validated first: its header, every
+event's kind and fields, events in order (seq and t increasing), and a complete run (it ends with
+scenario.end); a trace that fails is refused with the line and field that fail (exit 2). CRLF line ends, a
+byte-order mark and a missing final newline are accepted and do not change the trace hash.
 `,
     run: (args, io) => {
       const p = parseArgs('check', args, { json: {} });
@@ -105,36 +106,23 @@ recorded in its header. The output is the same as the run's.
       } catch {
         throw new CliError(`cannot read ${file}: no such file`);
       }
-      let parsed;
+      let checked;
       try {
-        parsed = parseTrace(text);
+        checked = checkSavedTrace(text);
       } catch (e) {
         if (e instanceof TraceFormatError) throw new CliError(`${file}: ${e.message}`);
         throw e;
       }
-      const h = new Fnv1a64();
-      for (const line of text.split('\n')) if (line.trim() !== '') h.update(line).update('\n');
-      const checks = runCheckers(parsed.events);
-      const cfg = parsed.header.config as { spec?: unknown };
-      let expect: Scenario['expect'] = [];
-      try {
-        if (cfg?.spec) expect = validateScenario(cfg.spec).expect;
-      } catch (e) {
-        if (!(e instanceof ValidationError)) throw e;
-      }
-      const expectations = evaluateExpectations(expect, checks);
-      const ok = expectations.every((e) => e.ok);
-      const start = parsed.events.find((e) => e.kind === 'scenario.start')?.t ?? 0;
-      const last = parsed.events[parsed.events.length - 1]?.t ?? 0;
+      const { header, events, checks, expectations, ok, hash } = checked;
       if (p.flags.has('json')) {
         io.out(
           JSON.stringify({
-            scenario: parsed.header.scenario,
-            seed: parsed.header.seed,
-            simulatedMs: (last - start) / 1000,
-            events: parsed.events.length,
+            scenario: header.scenario,
+            seed: header.seed,
+            simulatedMs: checked.simulatedMs,
+            events: events.length,
             wallMs: 0,
-            traceHash: h.hex(),
+            traceHash: hash,
             checks: stripChecks(checks),
             expectations: expectations.map((e) => ({ description: e.description, ok: e.ok })),
             ok,
@@ -142,11 +130,11 @@ recorded in its header. The output is the same as the run's.
         );
       } else {
         const st = style(io.color);
-        io.out(`${st.bold(parsed.header.scenario)} (seed ${parsed.header.seed}) from ${file}: ${parsed.events.length} events, trace hash ${h.hex()}\n\n`);
+        io.out(`${st.bold(header.scenario)} (seed ${header.seed}) from ${file}: ${events.length} events, trace hash ${hash}\n\n`);
         io.out(renderExpectations(expectations, st) + '\n' + renderChecks(checks, st) + renderStories(checks));
-        const topics = renderTopics(describeTopics(parsed.events));
+        const topics = renderTopics(describeTopics(events));
         if (topics) io.out('\n' + topics);
-        const groups = renderGroups(describeGroups(parsed.events));
+        const groups = renderGroups(describeGroups(events));
         if (groups) io.out('\n' + groups);
       }
       return ok ? 0 : 1;

@@ -1,10 +1,13 @@
 import { Fnv1a64 } from './hash';
 import type { Micros } from './time';
+import { checkFields, type KindSchemas, type KindsOf } from './traceSchema';
+import { didYouMean } from './validate';
 
 /**
- * The registry of trace event kinds and their fields. Each layer adds its own kinds by augmenting this
- * interface (`declare module '../core/trace' { interface TraceKinds { 'host.crash': {...} } }`), so an
- * event's fields are checked where it is emitted and known where it is read.
+ * The registry of trace event kinds and their fields. Each layer declares its kinds as a schema beside the code
+ * that emits them and adds them here (`interface TraceKinds extends KindsOf<typeof HOST_KINDS> {}`, see
+ * traceSchema.ts), so an event's fields are checked where it is emitted, known where it is read, and validated
+ * when a saved trace is loaded, all from that one declaration.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface TraceKinds {}
@@ -12,21 +15,73 @@ export interface TraceKinds {}
 export type TraceKind = keyof TraceKinds & string;
 
 /** Fields every event carries, in this order on every line: time (us), sequence, kind, node. */
-export interface TraceEventBase {
+export type TraceEventBase = {
   readonly t: Micros;
   readonly seq: number;
   readonly kind: string;
   readonly node: string;
-}
+};
+
+/** The base fields' names (not fields of any kind). */
+export const BASE_FIELDS: ReadonlySet<string> = new Set(['t', 'seq', 'kind', 'node']);
+
+/** An event of kind K of a kinds registry (for a union of kinds, the union of their events). */
+export type EventOf<Kinds, K extends keyof Kinds> = K extends keyof Kinds ? TraceEventBase & { readonly kind: K } & Kinds[K] : never;
+
+/** Any event of a kinds registry: the union of its kinds' events, narrowed by `e.kind`. */
+export type EventIn<Kinds> = { [K in keyof Kinds & string]: EventOf<Kinds, K> }[keyof Kinds & string];
 
 /** A typed event of kind K. */
-export type TraceEventOf<K extends TraceKind> = TraceEventBase & { readonly kind: K } & TraceKinds[K];
+export type TraceEventOf<K extends TraceKind> = EventOf<TraceKinds, K>;
 
-/** Any event in a trace (use `isKind` to narrow). */
-export type TraceEvent = TraceEventBase & Record<string, unknown>;
+/** Any event of a simulator trace: switch on `kind` to read its fields. */
+export type TraceEvent = EventIn<TraceKinds>;
 
-export function isKind<K extends TraceKind>(e: TraceEventBase, kind: K): e is TraceEventOf<K> {
-  return e.kind === kind;
+/** An event as plain fields, for code that shows every field without interpreting any (an event table). */
+export type UntypedTraceEvent = TraceEventBase & { readonly [field: string]: unknown };
+
+/** The events of one kind, typed (for tests and tools that look at one kind at a time). */
+export function ofKind<K extends TraceKind>(events: readonly TraceEventBase[], kind: K): TraceEventOf<K>[] {
+  return events.filter((e): e is TraceEventOf<K> => e.kind === kind);
+}
+
+/** Handlers by kind: each receives the events of its kind, typed. Kinds without a handler pass by. */
+export type Handlers<Kinds = TraceKinds> = { readonly [K in keyof Kinds & string]?: (e: EventOf<Kinds, K>) => void };
+
+/**
+ * One function that hands each event to the handlers of its kind, in the order the handler sets are given
+ * (a kind's handlers are looked up once per event, not once per handler set).
+ */
+export function dispatcher<Kinds = TraceKinds>(...sets: readonly Handlers<Kinds>[]): (e: EventIn<Kinds>) => void {
+  const table = new Map<string, ((e: TraceEventBase) => void)[]>();
+  for (const set of sets) {
+    for (const kind of Object.keys(set)) {
+      const f = (set as Record<string, ((e: TraceEventBase) => void) | undefined>)[kind];
+      if (f === undefined) continue;
+      let list = table.get(kind);
+      if (list === undefined) table.set(kind, (list = []));
+      list.push(f);
+    }
+  }
+  const single = new Map<string, (e: TraceEventBase) => void>();
+  for (const [kind, list] of table) if (list.length === 1) single.set(kind, list[0]!);
+  for (const kind of single.keys()) table.delete(kind);
+  return (e) => {
+    const one = single.get(e.kind);
+    if (one !== undefined) {
+      one(e);
+      return;
+    }
+    const many = table.get(e.kind);
+    if (many === undefined) return;
+    for (let i = 0; i < many.length; i++) many[i]!(e);
+  };
+}
+
+/** Folds `events` through the handler sets, in order: every reader of a trace is such a fold. */
+export function fold<Kinds = TraceKinds>(events: Iterable<EventIn<Kinds>>, ...sets: readonly Handlers<Kinds>[]): void {
+  const dispatch = dispatcher<Kinds>(...sets);
+  for (const e of events) dispatch(e);
 }
 
 export const TRACE_FORMAT = 'kafkasim-trace';
@@ -47,56 +102,51 @@ export function makeHeader(scenario: string, seed: number | string, config: unkn
 }
 
 /** Receives the header once, then every event in order. */
-export interface TraceSink {
+export interface TraceSink<E extends TraceEventBase = TraceEvent> {
   /** True when the sink needs each event as its canonical JSON line (computed once and shared). */
   readonly wantsLines?: boolean;
   header?(header: TraceHeader, line: string): void;
-  event(e: TraceEvent, line: string): void;
+  event(e: E, line: string): void;
   close?(): void;
 }
 
-/** The canonical text of an event: compact JSON with t, seq, kind, node first, then the kind's fields. */
-export function canonicalLine(e: TraceEventBase): string {
-  return JSON.stringify(e);
-}
-
 /** Keeps every event in memory (the checkers and the UI read this). */
-export class MemorySink implements TraceSink {
-  readonly events: TraceEvent[] = [];
+export class MemorySink<E extends TraceEventBase = TraceEvent> implements TraceSink<E> {
+  readonly events: E[] = [];
   header_: TraceHeader | undefined;
   header(h: TraceHeader): void {
     this.header_ = h;
   }
-  event(e: TraceEvent): void {
+  event(e: E): void {
     this.events.push(e);
   }
 }
 
 /** Writes JSON Lines through a function the caller owns (a file, stdout, a download). */
-export class JsonlSink implements TraceSink {
+export class JsonlSink implements TraceSink<TraceEventBase> {
   readonly wantsLines = true;
   constructor(private readonly write: (line: string) => void) {}
   header(_h: TraceHeader, line: string): void {
     this.write(line + '\n');
   }
-  event(_e: TraceEvent, line: string): void {
+  event(_e: TraceEventBase, line: string): void {
     this.write(line + '\n');
   }
 }
 
 /** Passes on only the events a predicate keeps. */
-export class FilterSink implements TraceSink {
+export class FilterSink<E extends TraceEventBase = TraceEvent> implements TraceSink<E> {
   readonly wantsLines: boolean;
   constructor(
-    private readonly keep: (e: TraceEvent) => boolean,
-    private readonly inner: TraceSink,
+    private readonly keep: (e: E) => boolean,
+    private readonly inner: TraceSink<E>,
   ) {
     this.wantsLines = inner.wantsLines === true;
   }
   header(h: TraceHeader, line: string): void {
     this.inner.header?.(h, line);
   }
-  event(e: TraceEvent, line: string): void {
+  event(e: E, line: string): void {
     if (this.keep(e)) this.inner.event(e, line);
   }
   close(): void {
@@ -105,13 +155,13 @@ export class FilterSink implements TraceSink {
 }
 
 /** Streams the 64-bit FNV-1a hash of the canonical JSON Lines (header line included). */
-export class HashSink implements TraceSink {
+export class HashSink implements TraceSink<TraceEventBase> {
   readonly wantsLines = true;
   private readonly h = new Fnv1a64();
   header(_h: TraceHeader, line: string): void {
     this.h.update(line).update('\n');
   }
-  event(_e: TraceEvent, line: string): void {
+  event(_e: TraceEventBase, line: string): void {
     this.h.update(line).update('\n');
   }
   hex(): string {
@@ -128,9 +178,9 @@ export interface Clock {
  * The trace recorder. Layers call `emit(kind, node, fields)`; the recorder stamps time and sequence,
  * builds the canonical line once if any sink wants it, and hands the event to every sink in order.
  */
-export class Trace {
+export class Trace<Kinds = TraceKinds> {
   private nextSeq = 0;
-  private readonly sinks: TraceSink[];
+  private readonly sinks: TraceSink<EventIn<Kinds>>[];
   /**
    * Record routine detail (each follower's copy of each batch, followers' high watermarks). A "minimal"
    * trace leaves it out; emitters of such events check this first, so they cost nothing when it is off.
@@ -142,7 +192,7 @@ export class Trace {
   constructor(
     private readonly clock: Clock,
     readonly header: TraceHeader,
-    sinks: TraceSink[],
+    sinks: readonly TraceSink<NoInfer<EventIn<Kinds>>>[],
     options: { hash?: boolean; detail?: boolean } = {},
   ) {
     this.detail = options.detail !== false;
@@ -161,12 +211,12 @@ export class Trace {
     return this.nextSeq;
   }
 
-  emit<K extends TraceKind>(kind: K, node: string, fields: TraceKinds[K]): void {
+  emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K]): void {
     const e = { t: this.clock.now, seq: this.nextSeq++, kind, node } as Record<string, unknown>;
     Object.assign(e, fields);
     const line = this.wantLines ? JSON.stringify(e) : '';
     const sinks = this.sinks;
-    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as TraceEvent, line);
+    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as unknown as EventIn<Kinds>, line);
   }
 
   /** The streaming hash of everything so far (header included), or '' when hashing is off. */
@@ -179,39 +229,113 @@ export class Trace {
   }
 }
 
-/** Parses a JSON Lines trace text into its header and events; errors name the line. */
-export function parseTrace(text: string): { header: TraceHeader; events: TraceEvent[] } {
-  const lines = text.split('\n');
+/** What a loaded trace must be beyond well-formed lines. */
+export interface ParseOptions {
+  /**
+   * The kind of the event that closes a complete trace (it must be the last event): a trace without it was cut
+   * short (a crashed writer, a truncated copy) and is refused, naming where it stops.
+   */
+  readonly endKind?: string;
+}
+
+export interface ParsedTrace<E> {
+  readonly header: TraceHeader;
+  readonly events: E[];
+  /**
+   * FNV-1a 64 of the trace's lines, each with one "\n": the run's trace hash when the file is its canonical
+   * output. A byte-order mark, CRLF line ends, blank lines and a missing final newline do not change it.
+   */
+  readonly hash: string;
+}
+
+const HEADER_FIELDS = ['format', 'version', 'scenario', 'seed', 'config'];
+
+/**
+ * Parses a JSON Lines trace and validates it once against `schema`: the header, then every event's base fields
+ * (t and seq increasing, a known kind, a node) and its kind's fields (each declared field present with its type,
+ * none undeclared). A file that fails gets one error naming the line and the field, so readers can trust the
+ * events' types. Normalises what editors and transfers change without changing the trace: a byte-order mark,
+ * CRLF line ends, blank lines, a missing final newline.
+ */
+export function parseTrace<S extends KindSchemas>(text: string, schema: S, options: ParseOptions = {}): ParsedTrace<EventIn<KindsOf<S>>> {
   let header: TraceHeader | undefined;
-  const events: TraceEvent[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
+  const events: TraceEventBase[] = [];
+  const h = new Fnv1a64();
+  const kinds = Object.keys(schema);
+  let prev: TraceEventBase | undefined;
+  let prevLine = 0;
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lineNo = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    const cutShort = end < 0;
+    if (end < 0) end = text.length;
+    lineNo++;
+    const raw = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    start = end + 1;
     if (raw.trim() === '') continue;
+    const at = `line ${lineNo}`;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new TraceFormatError(`line ${i + 1}: not valid JSON`);
+      throw new TraceFormatError(cutShort && header !== undefined ? `${at}: not valid JSON: the file ends in the middle of an event (cut short?)` : `${at}: not valid JSON`);
     }
+    h.update(raw).update('\n');
     if (header === undefined) {
-      const h = value as Partial<TraceHeader>;
-      if (typeof h !== 'object' || h === null || h.format !== TRACE_FORMAT) {
-        throw new TraceFormatError(`line ${i + 1}: expected a header with format "${TRACE_FORMAT}"`);
-      }
-      if (h.version !== TRACE_VERSION) {
-        throw new TraceFormatError(`line ${i + 1}: trace version ${String(h.version)} is not supported (this build reads ${TRACE_VERSION})`);
-      }
-      header = h as TraceHeader;
+      header = checkHeader(value, at);
       continue;
     }
-    const e = value as TraceEvent;
-    if (typeof e !== 'object' || e === null || typeof e.t !== 'number' || typeof e.kind !== 'string') {
-      throw new TraceFormatError(`line ${i + 1}: an event needs a numeric "t" and a string "kind"`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TraceFormatError(`${at}: an event must be a JSON object`);
+    const e = value as Record<string, unknown>;
+    const kind = e.kind;
+    if (typeof kind !== 'string') throw new TraceFormatError(`${at}: field "kind" must be a string, got ${describeValueShort(kind)}`);
+    const label = `${at} (${kind})`;
+    if (!Number.isInteger(e.t) || (e.t as number) < 0) throw new TraceFormatError(`${label}: field "t" must be a whole number of microseconds >= 0, got ${describeValueShort(e.t)}`);
+    if (!Number.isInteger(e.seq) || (e.seq as number) < 0) throw new TraceFormatError(`${label}: field "seq" must be a whole number >= 0, got ${describeValueShort(e.seq)}`);
+    if (typeof e.node !== 'string') throw new TraceFormatError(`${label}: field "node" must be a string, got ${describeValueShort(e.node)}`);
+    if (!Object.prototype.hasOwnProperty.call(schema, kind)) {
+      const near = didYouMean(kind, kinds);
+      throw new TraceFormatError(`${at}: unknown event kind ${JSON.stringify(kind)}${near ? ` (did you mean "${near}"?)` : ''}`);
     }
-    events.push(e);
+    const ev = e as unknown as TraceEventBase;
+    if (prev !== undefined) {
+      if (ev.seq <= prev.seq) throw new TraceFormatError(`${label}: seq ${ev.seq} does not follow seq ${prev.seq} of line ${prevLine}: the events are out of order`);
+      if (ev.t < prev.t) throw new TraceFormatError(`${label}: t ${ev.t} is before t ${prev.t} of line ${prevLine}: the events are out of order`);
+    }
+    const problem = checkFields(schema[kind]!, e, BASE_FIELDS);
+    if (problem !== null) throw new TraceFormatError(`${label}: field "${problem.path}" ${problem.problem}`);
+    events.push(ev);
+    prev = ev;
+    prevLine = lineNo;
   }
   if (!header) throw new TraceFormatError('the trace is empty: expected a header line');
-  return { header, events };
+  if (options.endKind !== undefined && prev?.kind !== options.endKind) {
+    const where = prev === undefined ? 'after its header' : `at line ${prevLine} (${prev.kind})`;
+    throw new TraceFormatError(`the trace stops ${where} without a "${options.endKind}" event: it was cut short`);
+  }
+  return { header, events: events as EventIn<KindsOf<S>>[], hash: h.hex() };
+}
+
+function describeValueShort(v: unknown): string {
+  return v === undefined ? 'nothing' : typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v) : JSON.stringify(v)?.slice(0, 40) ?? String(v);
+}
+
+function checkHeader(value: unknown, at: string): TraceHeader {
+  const hd = value as Partial<TraceHeader> | null;
+  if (typeof hd !== 'object' || hd === null || Array.isArray(hd) || hd.format !== TRACE_FORMAT) {
+    throw new TraceFormatError(`${at}: expected a header with format "${TRACE_FORMAT}"`);
+  }
+  if (hd.version !== TRACE_VERSION) {
+    throw new TraceFormatError(`${at}: trace version ${String(hd.version)} is not supported (this build reads ${TRACE_VERSION})`);
+  }
+  if (typeof hd.scenario !== 'string') throw new TraceFormatError(`${at} (header): field "scenario" must be a string, got ${describeValueShort(hd.scenario)}`);
+  if (typeof hd.seed !== 'number' && typeof hd.seed !== 'string') throw new TraceFormatError(`${at} (header): field "seed" must be a number or a string, got ${describeValueShort(hd.seed)}`);
+  if (!('config' in hd)) throw new TraceFormatError(`${at} (header): field "config" is missing`);
+  for (const k of Object.keys(hd)) {
+    if (!HEADER_FIELDS.includes(k)) throw new TraceFormatError(`${at} (header): field "${k}" is not a header field (they are: ${HEADER_FIELDS.join(', ')})`);
+  }
+  return hd as TraceHeader;
 }
 
 export class TraceFormatError extends Error {}

@@ -5,13 +5,18 @@ import type { KafkaError } from './errors';
 import { NetworkClient, type Outcome } from './net/networkClient';
 import type { CreateTopicsRequest, CreateTopicsResponse } from './protocol';
 import type { CreatePartitionsResponse, CreatePartitionsTopic } from './controller/rules/createPartitions';
+import { defineKinds, list, num, obj, str, type KindsOf } from '../core/traceSchema';
+
+/** The operator's admin requests and the controller's answers. */
+export const ADMIN_KINDS = defineKinds({
+  /** The controller answered a CreateTopics: per topic, its error code (NONE when created) and message. */
+  'admin.create-topics': { topics: list(obj({ name: str, error: str, message: str })) },
+  /** The controller answered a CreatePartitions (kafka-topics --alter --partitions). */
+  'admin.create-partitions': { topic: str, count: num, error: str, message: str },
+});
 
 declare module '../core/trace' {
-  interface TraceKinds {
-    'admin.create-topics': { topics: { name: string; error: string; message: string }[] };
-    /** The controller answered a CreatePartitions (kafka-topics --alter --partitions). */
-    'admin.create-partitions': { topic: string; count: number; error: string; message: string };
-  }
+  interface TraceKinds extends KindsOf<typeof ADMIN_KINDS> {}
 }
 
 export interface TopicToCreate {

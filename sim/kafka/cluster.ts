@@ -9,12 +9,16 @@ import type { ProducerWorkload } from './client/producer/workload';
 import type { BrokerConfig, ProducerConfig } from './config/configs';
 import { Controller } from './controller/controller';
 import type { MetadataImage } from './metadata/metadataImage';
+import { defineKinds, num, type KindsOf } from '../core/traceSchema';
+
+/** The cluster's own moments. */
+export const CLUSTER_KINDS = defineKinds({
+  /** The cluster finished booting (controllers elected, brokers unfenced, topics created): scenario time 0. */
+  'scenario.start': { bootMs: num },
+});
 
 declare module '../core/trace' {
-  interface TraceKinds {
-    /** The cluster finished booting (controllers elected, brokers unfenced, topics created): scenario time 0. */
-    'scenario.start': { bootMs: number };
-  }
+  interface TraceKinds extends KindsOf<typeof CLUSTER_KINDS> {}
 }
 
 export interface KafkaClusterOptions {

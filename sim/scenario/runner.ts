@@ -1,5 +1,6 @@
 import { ms, type Micros } from '../core/time';
 import type { TraceEvent, TraceSink } from '../core/trace';
+import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
 import { KafkaCluster } from '../kafka/cluster';
@@ -11,11 +12,14 @@ import type { ExpectationSpec } from './spec';
 import { OPERATOR_ID, type Scenario, type ScenarioAction } from './validate';
 import { attachConsumers, consumerTopics } from './consumers';
 
+/** The scenario's operator actions. */
+export const SCENARIO_KINDS = defineKinds({
+  /** An operator action of the scenario began (its outcome follows as an admin.* event). */
+  'scenario.action': { index: num, action: str, detail: str },
+});
+
 declare module '../core/trace' {
-  interface TraceKinds {
-    /** An operator action of the scenario began (its outcome follows as an admin.* event). */
-    'scenario.action': { index: number; action: string; detail: string };
-  }
+  interface TraceKinds extends KindsOf<typeof SCENARIO_KINDS> {}
 }
 
 export interface ExpectationResult {

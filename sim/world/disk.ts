@@ -2,13 +2,7 @@ import type { Random } from '../core/random';
 import type { Scheduler } from '../core/scheduler';
 import { ms, type Micros } from '../core/time';
 import type { Trace } from '../core/trace';
-
-declare module '../core/trace' {
-  interface TraceKinds {
-    'disk.power-loss': { files: { file: string; kept: number; lost: number; lostBytes: number; torn: boolean }[] };
-    'disk.write-failed': { file: string; error: DiskError };
-  }
-}
+import { bool, defineKinds, list, num, obj, oneOf, str, type KindsOf } from '../core/traceSchema';
 
 /** What a write into a file is: our own object (a record batch, a metadata record) and its size. */
 export interface Chunk<T = unknown> {
@@ -20,7 +14,20 @@ export interface Chunk<T = unknown> {
   readonly torn?: true;
 }
 
-export type DiskError = 'DISK_FULL';
+export const DISK_ERRORS = ['DISK_FULL'] as const;
+export type DiskError = (typeof DISK_ERRORS)[number];
+
+/** What happens to disks. */
+export const DISK_KINDS = defineKinds({
+  /** Power failed: per file, the writes that were on disk (`kept`) and those only in page cache (`lost`); `torn` when one survived cut short. */
+  'disk.power-loss': { files: list(obj({ file: str, kept: num, lost: num, lostBytes: num, torn: bool })) },
+  /** A write failed (the disk is full). */
+  'disk.write-failed': { file: str, error: oneOf(...DISK_ERRORS) },
+});
+
+declare module '../core/trace' {
+  interface TraceKinds extends KindsOf<typeof DISK_KINDS> {}
+}
 
 export interface DiskConfig {
   /** How long an fsync takes on a healthy disk. */

@@ -3,21 +3,32 @@ import type { Random } from '../core/random';
 import type { Scheduler } from '../core/scheduler';
 import { ms } from '../core/time';
 import type { Trace } from '../core/trace';
+import { defineKinds, list, num, str, type KindsOf } from '../core/traceSchema';
 import type { Disk } from './disk';
 import type { NetHost, Network } from './network';
 import type { Process } from './process';
 
+/** What happens to hosts and their processes. */
+export const HOST_KINDS = defineKinds({
+  /** The host's processes stopped; its page cache survived (`processes`: the ones that were running). */
+  'host.crash': { processes: list(str) },
+  /** The host lost power: processes stopped and unflushed writes are gone. */
+  'host.power-off': { processes: list(str) },
+  /** A crashed or powered-off host will come back after `delayMs`. */
+  'host.restart': { delayMs: num },
+  'host.power-on': {},
+  /** The host runs again with these processes. */
+  'host.up': { processes: list(str) },
+  /** The host froze (a GC pause, a VM stall): it keeps its state and hears nothing until resumed. */
+  'host.pause': {},
+  /** The host resumed; `queued` messages that arrived meanwhile are delivered now. */
+  'host.resume': { queued: num },
+  /** One process on the host stopped on its own. */
+  'process.exit': { process: str, reason: str },
+});
+
 declare module '../core/trace' {
-  interface TraceKinds {
-    'host.crash': { processes: string[] };
-    'host.power-off': { processes: string[] };
-    'host.restart': { delayMs: number };
-    'host.power-on': Record<string, never>;
-    'host.up': { processes: string[] };
-    'host.pause': Record<string, never>;
-    'host.resume': { queued: number };
-    'process.exit': { process: string; reason: string };
-  }
+  interface TraceKinds extends KindsOf<typeof HOST_KINDS> {}
 }
 
 /** The host's state as a person would describe it. */

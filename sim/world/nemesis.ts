@@ -10,13 +10,7 @@ import {
   expectString,
   join,
 } from '../core/validate';
-
-declare module '../core/trace' {
-  interface TraceKinds {
-    'fault.start': { index: number; fault: FaultKind; hosts: string[]; detail: string };
-    'fault.end': { index: number; fault: FaultKind; hosts: string[] };
-  }
-}
+import { defineKinds, list, num, oneOf, str, type KindsOf } from '../core/traceSchema';
 
 /** The fault verbs, named the way an operator says them. */
 export const FAULT_KINDS = [
@@ -36,6 +30,16 @@ export const FAULT_KINDS = [
   'disk-full',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The fault schedule as it runs: entry `index` of the schedule began or was undone on these hosts. */
+export const FAULT_EVENT_KINDS = defineKinds({
+  'fault.start': { index: num, fault: oneOf(...FAULT_KINDS), hosts: list(str), detail: str },
+  'fault.end': { index: num, fault: oneOf(...FAULT_KINDS), hosts: list(str) },
+});
+
+declare module '../core/trace' {
+  interface TraceKinds extends KindsOf<typeof FAULT_EVENT_KINDS> {}
+}
 
 /** Faults that can carry a duration, after which they are undone. */
 const REVERSIBLE: readonly FaultKind[] = ['crash', 'power-loss', 'pause', 'partition', 'isolate', 'one-way', 'latency', 'lossy', 'slow-disk', 'disk-full'];

@@ -3,18 +3,26 @@ import type { Random } from '../core/random';
 import type { Scheduler } from '../core/scheduler';
 import { ms, type Micros } from '../core/time';
 import type { Trace } from '../core/trace';
-
-declare module '../core/trace' {
-  interface TraceKinds {
-    'net.send': { to: string; type: string; bytes: number; arrive: Micros; msg: unknown };
-    'net.drop': { to: string; type: string; reason: DropReason };
-    'net.disconnect': { peer: string; cause: DisconnectCause };
-  }
-}
+import { defineKinds, json, num, oneOf, str, type KindsOf } from '../core/traceSchema';
 
 /** Why a message did not go through now; 'held-by-cut' ones wait for the heal and may still arrive. */
-export type DropReason = 'held-by-cut' | 'lossy' | 'connection-broken' | 'unreachable' | 'process-down';
-export type DisconnectCause = 'peer-crashed' | 'link-failure' | 'connect-failed' | 'closed-by-peer' | 'connection-refused';
+export const DROP_REASONS = ['held-by-cut', 'lossy', 'connection-broken', 'unreachable', 'process-down'] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+export const DISCONNECT_CAUSES = ['peer-crashed', 'link-failure', 'connect-failed', 'closed-by-peer', 'connection-refused'] as const;
+export type DisconnectCause = (typeof DISCONNECT_CAUSES)[number];
+
+/** What the network does with messages (net.send only in a "full" trace). */
+export const NETWORK_KINDS = defineKinds({
+  /** A message left for `to`; it arrives at `arrive` (us) unless a fault intervenes. `msg` is the message as sent. */
+  'net.send': { to: str, type: str, bytes: num, arrive: num, msg: json },
+  'net.drop': { to: str, type: str, reason: oneOf(...DROP_REASONS) },
+  /** A connection to `peer` broke. */
+  'net.disconnect': { peer: str, cause: oneOf(...DISCONNECT_CAUSES) },
+});
+
+declare module '../core/trace' {
+  interface TraceKinds extends KindsOf<typeof NETWORK_KINDS> {}
+}
 
 export interface LatencyConfig {
   readonly baseMs: number;

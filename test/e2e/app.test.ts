@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ofKind } from '../../sim/core/trace';
 import { runScenario } from '../../sim/scenario/runner';
 import { validateScenario } from '../../sim/scenario/validate';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
@@ -65,7 +66,7 @@ describe.skipIf(!browserAvailable())('the UI in Chromium', () => {
     const cells = page.locator('[data-testid=partition-A] rect.cell[data-testid=highlight]');
     expect(await cells.count()).toBe(1);
     const broker = await cells.first().getAttribute('data-broker');
-    const leader = node.trace.find((e) => e.kind === 'send.ok' && (e['values'] as string[]).includes(first))!['broker'];
+    const leader = ofKind(node.trace, 'send.ok').find((e) => e.values.includes(first))!.broker;
     expect(Number(broker)).toBe(leader);
     await expect(page.locator('[data-testid=holds-selected]').count()).resolves.toBe(1);
     expect(await page.locator('[data-testid=timeline-selected]').count()).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ofKind } from '../../sim/core/trace';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOverrides } from '../../sim/scenario/overrides';
@@ -48,12 +49,12 @@ describe('contrasts: the consumer scenarios with the other setting', () => {
     for (const seed of SEEDS) {
       const latest = run(library('lag-exceeds-retention-skips'), seed);
       const earliest = run(applyOverrides(library('lag-exceeds-retention-skips'), ['consumer.auto.offset.reset=earliest']), seed);
-      const reset = (r: RunResult) => r.trace.find((e) => e.kind === 'consumer.offset.reset' && e.reason === 'offset out of range')!;
+      const reset = (r: RunResult) => ofKind(r.trace, 'consumer.offset.reset').find((e) => e.reason === 'offset out of range')!;
       // Both come back to an offset that retention removed ...
       expect(reset(latest).strategy).toBe('latest');
       expect(reset(earliest).strategy).toBe('earliest');
       // ... earliest moves to the log start (what retention left: the first record read afterwards is there) ...
-      const firstAfter = earliest.trace.find((e) => e.kind === 'consumer.poll' && e.t > reset(earliest).t)!;
+      const firstAfter = ofKind(earliest.trace, 'consumer.poll').find((e) => e.t > reset(earliest).t)!;
       const firstOffset = (firstAfter.records as { offsets: number[] }[])[0]!.offsets[0]!;
       expect(firstOffset).toBe(reset(earliest).to);
       expect(reset(earliest).to as number).toBeLessThan(reset(latest).to as number);

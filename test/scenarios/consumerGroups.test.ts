@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../sim/core/trace';
+import { ofKind as eventsOfKind, type TraceEvent, type TraceEventOf, type TraceKind } from '../../sim/core/trace';
 import { describeGroups } from '../../sim/check/describe';
 import { CONSUMER_OFFSETS_TOPIC } from '../../sim/kafka/broker/groupCoordinatorService';
 import { replayRecords } from '../../sim/kafka/coordinator/groupCoordinatorRecords';
@@ -25,7 +25,7 @@ function run(spec: ScenarioSpec, seed: number): RunResult {
 }
 
 const count = (r: RunResult, check: string): number => r.checks[check]?.count ?? 0;
-const ofKind = (r: RunResult, kind: string): TraceEvent[] => r.trace.filter((e) => e.kind === kind);
+const ofKind = <K extends TraceKind>(r: RunResult, kind: K): TraceEventOf<K>[] => eventsOfKind(r.trace, kind);
 
 // ---- the property ----
 
@@ -203,7 +203,7 @@ describe('consumer groups on the real cluster', () => {
     };
     const r = run(spec, 3);
     const rows = describeGroups(r.trace);
-    const final = new Map(r.trace.filter((e) => e.kind === 'final.partition' && e.topic === 't').map((e) => [e.partition as number, e.highWatermark as number]));
+    const final = new Map(ofKind(r, 'final.partition').filter((e) => e.topic === 't').map((e) => [e.partition, e.highWatermark]));
     for (const p of [0, 1]) {
       const billing = rows.find((x) => x.group === 'billing' && x.partition === p)!;
       const analytics = rows.find((x) => x.group === 'analytics' && x.partition === p)!;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../sim/core/trace';
+import { ofKind, type TraceEventOf, type TraceKind } from '../../sim/core/trace';
 import { runScenario, type RunResult } from '../../sim/scenario/runner';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
 import { validateScenario } from '../../sim/scenario/validate';
@@ -22,7 +22,7 @@ function withProducerConfig(spec: ScenarioSpec, config: Record<string, unknown>)
 }
 
 const count = (r: RunResult, check: string) => r.checks[check]?.count ?? 0;
-const events = (r: RunResult, kind: string): TraceEvent[] => r.trace.filter((e) => e.kind === kind);
+const events = <K extends TraceKind>(r: RunResult, kind: K): TraceEventOf<K>[] => ofKind(r.trace, kind);
 
 const cluster = { controllers: 1, brokers: 3 };
 

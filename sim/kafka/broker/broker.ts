@@ -32,12 +32,17 @@ import { quorumConfig } from '../raft/quorumConfig';
 import { processRaftIo } from '../raft/raftIo';
 import type { Partition } from './partition';
 import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
+import { defineKinds, num, oneOf, type KindsOf } from '../../core/traceSchema';
+
+/** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
+export const BROKER_KINDS = defineKinds({
+  /** The controller registered this broker incarnation. */
+  'broker.registered': { brokerEpoch: num, previousBrokerEpoch: num },
+  'broker.state': { state: oneOf('starting', 'recovery', 'running', 'fenced', 'shutting-down') },
+});
 
 declare module '../../core/trace' {
-  interface TraceKinds {
-    'broker.registered': { brokerEpoch: number; previousBrokerEpoch: number };
-    'broker.state': { state: 'starting' | 'recovery' | 'running' | 'fenced' | 'shutting-down' };
-  }
+  interface TraceKinds extends KindsOf<typeof BROKER_KINDS> {}
 }
 
 export interface BrokerOptions {

@@ -9,30 +9,43 @@ import { resetFollowerState, updateFetchState, type FollowerState } from './rule
 import { nextHighWatermark } from './rules/highWatermark';
 import { canJoinIsr, outOfSyncReplicas } from './rules/isr';
 import { divergingEpoch } from './rules/truncation';
+import { defineKinds, list, nullable, num, oneOf, optional, str, type KindsOf } from '../../core/traceSchema';
+
+/** A partition replica's state as it changes. */
+export const PARTITION_KINDS = defineKinds({
+  /** A replica appended a batch. Leaders list the values (null for tombstones). */
+  'replica.append': {
+    topic: str,
+    partition: num,
+    broker: num,
+    base: num,
+    last: num,
+    epoch: num,
+    role: oneOf('leader', 'follower'),
+    values: optional(list(nullable(str))),
+  },
+  /** A replica's high watermark moved: the leader's advances it, a follower's follows the leader's by a fetch. */
+  'replica.hw': { topic: str, partition: num, broker: num, hw: num, leo: num, role: optional(oneOf('follower')) },
+  /** A replica took a role for a leader epoch. */
+  'replica.role': {
+    topic: str,
+    partition: num,
+    broker: num,
+    role: oneOf('leader', 'follower', 'none'),
+    leader: num,
+    leaderEpoch: num,
+    isr: list(num),
+    leo: num,
+    hw: num,
+  },
+  /** The leader proposed an ISR change to the controller (`change`, not `kind`: that name is the event's own). */
+  'replica.alter-isr': { topic: str, partition: num, broker: num, change: oneOf('shrink', 'expand'), from: list(num), to: list(num), reason: str },
+  /** The leader refused a produce before appending. */
+  'replica.produce-rejected': { topic: str, partition: num, broker: num, error: str, isr: list(num), minIsr: num },
+});
 
 declare module '../../core/trace' {
-  interface TraceKinds {
-    /** A replica appended a batch. Leaders list the values (null for tombstones). */
-    'replica.append': {
-      topic: string;
-      partition: number;
-      broker: number;
-      base: number;
-      last: number;
-      epoch: number;
-      role: 'leader' | 'follower';
-      values?: (string | null)[];
-    };
-    /** The leader's high watermark moved. */
-    /** A replica's high watermark moved: the leader's advances it, a follower's follows the leader's by a fetch. */
-    'replica.hw': { topic: string; partition: number; broker: number; hw: number; leo: number; role?: 'follower' };
-    /** A replica took a role for a leader epoch. */
-    'replica.role': { topic: string; partition: number; broker: number; role: 'leader' | 'follower' | 'none'; leader: number; leaderEpoch: number; isr: number[]; leo: number; hw: number };
-    /** The leader proposed an ISR change to the controller (`change`, not `kind`: that name is the event's own). */
-    'replica.alter-isr': { topic: string; partition: number; broker: number; change: 'shrink' | 'expand'; from: number[]; to: number[]; reason: string };
-    /** The leader refused a produce before appending. */
-    'replica.produce-rejected': { topic: string; partition: number; broker: number; error: string; isr: number[]; minIsr: number };
-  }
+  interface TraceKinds extends KindsOf<typeof PARTITION_KINDS> {}
 }
 
 const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);

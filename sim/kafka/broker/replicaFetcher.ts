@@ -5,21 +5,25 @@ import { tpKey } from '../protocol';
 import { lastOffset } from '../records';
 import type { Partition } from './partition';
 import { offsetTruncationState } from './rules/truncation';
+import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
+
+/** What a follower's fetcher does to its log. */
+export const FETCHER_KINDS = defineKinds({
+  /** A follower cut its log back (divergence, out of range, or the legacy high-watermark rule). */
+  'replica.truncate': {
+    topic: str,
+    partition: num,
+    broker: num,
+    from: num,
+    to: num,
+    reason: oneOf('diverging-epoch', 'offset-out-of-range', 'legacy-high-watermark', 'leader-log-start'),
+    leader: num,
+    leaderEpoch: num,
+  },
+});
 
 declare module '../../core/trace' {
-  interface TraceKinds {
-    /** A follower cut its log back (divergence, out of range, or the legacy high-watermark rule). */
-    'replica.truncate': {
-      topic: string;
-      partition: number;
-      broker: number;
-      from: number;
-      to: number;
-      reason: 'diverging-epoch' | 'offset-out-of-range' | 'legacy-high-watermark' | 'leader-log-start';
-      leader: number;
-      leaderEpoch: number;
-    };
-  }
+  interface TraceKinds extends KindsOf<typeof FETCHER_KINDS> {}
 }
 
 /** What a fetcher needs from its broker. */

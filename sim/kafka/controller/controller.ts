@@ -39,38 +39,42 @@ import { createPartitions, type CreatePartitionsRequest, type CreatePartitionsTo
 import { maybeBalancePartitionLeaders } from './rules/preferredLeaderElection';
 import { maybeElectUncleanLeaders } from './rules/uncleanLeaderElection';
 import { IMMEDIATE_RESCHEDULE_MS } from './rules/controllerConfigs';
+import { defineKinds, list, nullable, num, str, type KindsOf } from '../../core/traceSchema';
+
+/** The active controller's decisions, as committed to the metadata log. */
+export const CONTROLLER_KINDS = defineKinds({
+  /** This controller became the active controller (the Raft leader of the metadata log). */
+  'controller.active': { epoch: num },
+  'controller.inactive': { epoch: num },
+  /** A partition leader election, committed: who, why, chosen from which set (null: no replica could lead). */
+  'controller.election': {
+    topic: str,
+    partition: num,
+    previousLeader: num,
+    leader: num,
+    source: nullable(str),
+    reason: str,
+    leaderEpoch: num,
+    isr: list(num),
+    elr: list(num),
+  },
+  /** A partition's committed state changed (ISR, ELR, leader). */
+  'controller.partition': {
+    topic: str,
+    partition: num,
+    leader: num,
+    leaderEpoch: num,
+    partitionEpoch: num,
+    isr: list(num),
+    elr: list(num),
+    replicas: list(num),
+  },
+  /** A broker's registration changed: registered, fenced, unfenced, controlled shutdown. */
+  'controller.broker': { broker: num, brokerEpoch: num, change: str, reason: str },
+});
 
 declare module '../../core/trace' {
-  interface TraceKinds {
-    /** This controller became the active controller (the Raft leader of the metadata log). */
-    'controller.active': { epoch: number };
-    'controller.inactive': { epoch: number };
-    /** A partition leader election, committed: who, why, chosen from which set. */
-    'controller.election': {
-      topic: string;
-      partition: number;
-      previousLeader: number;
-      leader: number;
-      source: string | null;
-      reason: string;
-      leaderEpoch: number;
-      isr: number[];
-      elr: number[];
-    };
-    /** A partition's committed state changed (ISR, ELR, leader). */
-    'controller.partition': {
-      topic: string;
-      partition: number;
-      leader: number;
-      leaderEpoch: number;
-      partitionEpoch: number;
-      isr: number[];
-      elr: number[];
-      replicas: number[];
-    };
-    /** A broker's registration changed: registered, fenced, unfenced, controlled shutdown. */
-    'controller.broker': { broker: number; brokerEpoch: number; change: string; reason: string };
-  }
+  interface TraceKinds extends KindsOf<typeof CONTROLLER_KINDS> {}
 }
 
 /** Producer ids are handed to brokers in blocks of this size [ProducerIdControlManager: PRODUCER_ID_BLOCK_SIZE]. */

@@ -41,40 +41,44 @@ import {
 } from './groupCoordinatorRecords';
 import { partitionForGroup } from './groupCoordinatorPartition';
 import type { CoordinatorRecord, CoordinatorStorage } from './storage';
+import { defineKinds, list, nullable, num, obj, record, str, type KindsOf } from '../../core/traceSchema';
+
+/** The group coordinator's decisions. */
+export const GROUP_KINDS = defineKinds({
+  /** A classic group changed state. `generation` is the group's generation after the change. */
+  'group.state': { group: str, from: str, to: str, generation: num },
+  /**
+   * A join phase completed: a new generation with these members (member ids), the chosen protocol and leader.
+   * `rejoined`: the members that took part (sent a JoinGroup); static members that did not stay in the group but
+   * are behind: whatever they own from an older generation is no longer theirs to keep.
+   */
+  'group.rebalance': { group: str, generation: num, protocol: str, leader: str, members: list(str), rejoined: list(str), reason: str },
+  /** The leader's assignment was stored and sent: member id -> "topic-partition" list. */
+  'group.assignment': { group: str, generation: num, assignment: record(list(str)) },
+  /** A member entered the group (`replaced`: the old member id a static member took over, fenced from now on). */
+  'group.member.join': { group: str, memberId: str, groupInstanceId: nullable(str), clientId: str, replaced: nullable(str) },
+  /** A member left with LeaveGroup (a consumer closing, or exceeding max.poll.interval.ms). */
+  'group.member.leave': { group: str, memberId: str, groupInstanceId: nullable(str), reason: str },
+  /** The coordinator removed a member: session timeout, no rejoin within the rebalance timeout, no SyncGroup in time. */
+  'group.member.expire': { group: str, memberId: str, groupInstanceId: nullable(str), reason: str },
+  /** An OffsetCommit was answered: `error` NONE when the offsets are committed in __consumer_offsets. */
+  'group.offset.commit': {
+    group: str,
+    memberId: str,
+    generation: num,
+    offsets: list(obj({ topic: str, partition: num, offset: num })),
+    error: str,
+  },
+  /** Offsets of an empty group expired (offsets.retention.minutes). */
+  'group.offset.expire': { group: str, offsets: list(obj({ topic: str, partition: num })) },
+  /** The coordinator finished loading a partition of __consumer_offsets and now serves its groups. */
+  'group.load': { partition: num, leaderEpoch: num, groups: list(str), offsets: num, records: num },
+  /** The coordinator stopped serving a partition (it lost leadership). */
+  'group.unload': { partition: num, groups: list(str) },
+});
 
 declare module '../../core/trace' {
-  interface TraceKinds {
-    /** A classic group changed state. `generation` is the group's generation after the change. */
-    'group.state': { group: string; from: string; to: string; generation: number };
-    /**
-     * A join phase completed: a new generation with these members (member ids), the chosen protocol and leader.
-     * `rejoined`: the members that took part (sent a JoinGroup); static members that did not stay in the group but
-     * are behind: whatever they own from an older generation is no longer theirs to keep.
-     */
-    'group.rebalance': { group: string; generation: number; protocol: string; leader: string; members: string[]; rejoined: string[]; reason: string };
-    /** The leader's assignment was stored and sent: member id -> "topic-partition" list. */
-    'group.assignment': { group: string; generation: number; assignment: Record<string, string[]> };
-    /** A member entered the group (`replaced`: the old member id a static member took over, fenced from now on). */
-    'group.member.join': { group: string; memberId: string; groupInstanceId: string | null; clientId: string; replaced: string | null };
-    /** A member left with LeaveGroup (a consumer closing, or exceeding max.poll.interval.ms). */
-    'group.member.leave': { group: string; memberId: string; groupInstanceId: string | null; reason: string };
-    /** The coordinator removed a member: session timeout, no rejoin within the rebalance timeout, no SyncGroup in time. */
-    'group.member.expire': { group: string; memberId: string; groupInstanceId: string | null; reason: string };
-    /** An OffsetCommit was answered: `error` NONE when the offsets are committed in __consumer_offsets. */
-    'group.offset.commit': {
-      group: string;
-      memberId: string;
-      generation: number;
-      offsets: { topic: string; partition: number; offset: number }[];
-      error: string;
-    };
-    /** Offsets of an empty group expired (offsets.retention.minutes). */
-    'group.offset.expire': { group: string; offsets: { topic: string; partition: number }[] };
-    /** The coordinator finished loading a partition of __consumer_offsets and now serves its groups. */
-    'group.load': { partition: number; leaderEpoch: number; groups: string[]; offsets: number; records: number };
-    /** The coordinator stopped serving a partition (it lost leadership). */
-    'group.unload': { partition: number; groups: string[] };
-  }
+  interface TraceKinds extends KindsOf<typeof GROUP_KINDS> {}
 }
 
 /** The broker configs the group coordinator reads. [group-coordinator/.../GroupCoordinatorConfig.java] */

@@ -7,7 +7,8 @@ import { lastOffset, nextOffset, type RecordBatch } from '../records';
  * the log are dropped. [src: storage/.../log/LogSegment.java `recover`; LogLoader.java `recoverLog`]
  */
 
-export type RecoveryStop = 'corrupt-batch' | 'invalid-offset';
+export const RECOVERY_STOPS = ['corrupt-batch', 'invalid-offset'] as const;
+export type RecoveryStop = (typeof RECOVERY_STOPS)[number];
 
 export interface SegmentRecoveryResult {
   /** Chunks that are whole, valid batches, in order. */

@@ -13,7 +13,8 @@ export interface SegmentSummary {
 }
 
 /** Why segments were deleted, in the order Kafka checks. */
-export type RetentionReason = 'log-start-offset' | 'retention.bytes' | 'retention.ms';
+export const RETENTION_REASONS = ['log-start-offset', 'retention.bytes', 'retention.ms'] as const;
+export type RetentionReason = (typeof RETENTION_REASONS)[number];
 
 export type SegmentPredicate = (segment: SegmentSummary, next: SegmentSummary | undefined) => boolean;
 

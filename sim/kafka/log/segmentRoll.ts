@@ -3,7 +3,8 @@
  * [src: storage/src/main/java/org/apache/kafka/storage/internals/log/LogSegment.java `shouldRoll`, `timeWaitedForRoll`]
  */
 
-export type RollReason = 'segment.bytes' | 'segment.ms' | 'index-full' | 'offset-overflow';
+export const ROLL_REASONS = ['segment.bytes', 'segment.ms', 'index-full', 'offset-overflow'] as const;
+export type RollReason = (typeof ROLL_REASONS)[number];
 
 export interface ActiveSegmentState {
   readonly baseOffset: number;

@@ -1,31 +1,32 @@
-import type { RaftStateName, VoteReason } from './voteRules';
+import { bool, defineKinds, nullable, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
+import { RAFT_STATE_NAMES, VOTE_REASONS } from './voteRules';
 
 /**
  * Trace kinds of the KRaft layer. Coarse on purpose: state changes, vote decisions, the leader's high-watermark
  * advances, truncations and recovery — an idle quorum adds nothing but its leader's commits.
  */
-declare module '../../core/trace' {
-  interface TraceKinds {
-    /** A replica's quorum state changed (`reason` says what moved it). */
-    'raft.state-change': {
-      role: 'voter' | 'observer';
-      epoch: number;
-      state: RaftStateName;
-      leader: string | null;
-      votedFor: string | null;
-      reason: string;
-    };
-    /** A voter answered a Vote request (a pre-vote when `preVote`). */
-    'raft.vote': { candidate: string; epoch: number; preVote: boolean; granted: boolean; reason: VoteReason };
-    /** The leader's high watermark advanced: entries below it are committed. */
-    'raft.high-watermark': { epoch: number; highWatermark: number };
-    /** A replica cut its log. */
-    'raft.truncate': { fromOffset: number; toOffset: number; reason: 'diverging-epoch' };
-    /** A replica started from its disk. */
-    'raft.recover': { endOffset: number; lastEpoch: number; droppedBatches: number; epoch: number; leader: string | null; votedFor: string | null };
-    /** The raft client stopped (a disk error), as Kafka's fatal fault handler stops the process. */
-    'raft.fatal': { reason: string };
-  }
-}
+export const RAFT_KINDS = defineKinds({
+  /** A replica's quorum state changed (`reason` says what moved it). */
+  'raft.state-change': {
+    role: oneOf('voter', 'observer'),
+    epoch: num,
+    state: oneOf(...RAFT_STATE_NAMES),
+    leader: nullable(str),
+    votedFor: nullable(str),
+    reason: str,
+  },
+  /** A voter answered a Vote request (a pre-vote when `preVote`). */
+  'raft.vote': { candidate: str, epoch: num, preVote: bool, granted: bool, reason: oneOf(...VOTE_REASONS) },
+  /** The leader's high watermark advanced: entries below it are committed. */
+  'raft.high-watermark': { epoch: num, highWatermark: num },
+  /** A replica cut its log. */
+  'raft.truncate': { fromOffset: num, toOffset: num, reason: oneOf('diverging-epoch') },
+  /** A replica started from its disk. */
+  'raft.recover': { endOffset: num, lastEpoch: num, droppedBatches: num, epoch: num, leader: nullable(str), votedFor: nullable(str) },
+  /** The raft client stopped (a disk error), as Kafka's fatal fault handler stops the process. */
+  'raft.fatal': { reason: str },
+});
 
-export {};
+declare module '../../core/trace' {
+  interface TraceKinds extends KindsOf<typeof RAFT_KINDS> {}
+}

@@ -4,21 +4,24 @@
  */
 
 /** The replica states of KIP-595 and KIP-996 [raft/.../QuorumState.java]. */
-export type RaftStateName = 'Unattached' | 'Prospective' | 'Candidate' | 'Leader' | 'Follower' | 'Resigned';
+export const RAFT_STATE_NAMES = ['Unattached', 'Prospective', 'Candidate', 'Leader', 'Follower', 'Resigned'] as const;
+export type RaftStateName = (typeof RAFT_STATE_NAMES)[number];
 
 /** Why a vote was granted or refused (the trace carries it). */
-export type VoteReason =
-  | 'granted'
-  | 'log-not-up-to-date'
-  | 'already-voted'
-  | 'has-leader'
-  | 'fetched-from-leader'
-  | 'is-leader'
-  | 'is-candidate'
-  | 'is-resigned'
-  | 'fenced-epoch'
-  | 'invalid-request'
-  | 'not-a-voter';
+export const VOTE_REASONS = [
+  'granted',
+  'log-not-up-to-date',
+  'already-voted',
+  'has-leader',
+  'fetched-from-leader',
+  'is-leader',
+  'is-candidate',
+  'is-resigned',
+  'fenced-epoch',
+  'invalid-request',
+  'not-a-voter',
+] as const;
+export type VoteReason = (typeof VOTE_REASONS)[number];
 
 /** What of a voter's state the decision reads. */
 export interface VoterView {

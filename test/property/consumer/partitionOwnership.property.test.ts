@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../../sim/core/trace';
 import { ms } from '../../../sim/core/time';
 import { FakeWorld } from '../../support/fakeBroker';
 import { checkPartitionOwnership } from '../../../sim/check/partitionOwnership';
@@ -94,9 +95,9 @@ describe('partition ownership', () => {
       { t: 1, seq: 0, kind: 'consumer.assignment', node: 'a', group: 'g', memberId: 'm1', assigned: ['t-0'], revoked: [], lost: [] },
       { t: 2, seq: 1, kind: 'consumer.assignment', node: 'b', group: 'g', memberId: 'm2', assigned: ['t-0'], revoked: [], lost: [] },
     ];
-    expect(checkPartitionOwnership(events).violations).toHaveLength(1);
+    expect(checkPartitionOwnership(events as unknown as TraceEvent[]).violations).toHaveLength(1);
     // Released by the coordinator's removal first: no violation.
     const ok = [events[0]!, { t: 1.5, seq: 1, kind: 'group.member.expire', node: 'broker-0', group: 'g', memberId: 'm1' }, { ...events[1]!, seq: 2 }];
-    expect(checkPartitionOwnership(ok).violations).toHaveLength(0);
+    expect(checkPartitionOwnership(ok as unknown as TraceEvent[]).violations).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../sim/core/random';
 import { seconds } from '../../../sim/core/time';
-import type { TraceEvent } from '../../../sim/core/trace';
+import { ofKind, type TraceEvent, type TraceKind } from '../../../sim/core/trace';
 import type { ProcessContext } from '../../../sim/world/host';
 import { Process } from '../../../sim/world/process';
 import { World } from '../../../sim/world/world';
@@ -129,7 +129,7 @@ function runProducer(seed: number, faults: Faults, idempotent: boolean, partitio
 }
 
 const seqOf = (v: string) => Number(v.slice(v.indexOf(':') + 1));
-const kinds = (trace: readonly TraceEvent[], kind: string) => trace.filter((e) => e.kind === kind);
+const kinds = <K extends TraceKind>(trace: readonly TraceEvent[], kind: K) => ofKind(trace, kind);
 
 const faultsArb = fc.record({
   appendThenSilence: fc.double({ min: 0, max: 0.15, noNaN: true }),

@@ -5,7 +5,7 @@
 import { Random } from '../../../sim/core/random';
 import { Scheduler } from '../../../sim/core/scheduler';
 import { ms } from '../../../sim/core/time';
-import { MemorySink, Trace, makeHeader, type TraceEvent } from '../../../sim/core/trace';
+import { MemorySink, Trace, makeHeader, ofKind, type TraceEvent, type TraceEventOf, type TraceKind } from '../../../sim/core/trace';
 import { BROKER_CONFIGS, type BrokerConfig } from '../../../sim/kafka/config/configs';
 import { resolveConfig } from '../../../sim/kafka/config/def';
 import type { KafkaError } from '../../../sim/kafka/errors';
@@ -164,8 +164,8 @@ export class CoordinatorHarness {
     return this.send<OffsetFetchResponse>({ type: 'OffsetFetch', groupId: group, partitions }, 'consumer-1', coordinator);
   }
 
-  events(kind: string): TraceEvent[] {
-    return this.sink.events.filter((e) => e.kind === kind);
+  events<K extends TraceKind>(kind: K): TraceEventOf<K>[] {
+    return ofKind(this.sink.events, kind);
   }
 
   stateOf(group: string, coordinator = this.coordinator): string | undefined {

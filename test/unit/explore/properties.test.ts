@@ -16,7 +16,8 @@ import { validateScenario } from '../../../sim/scenario/validate';
 // Hand-written traces: each event is what the engine would emit, with only the fields the property reads.
 let seq = 0;
 function ev(tMs: number, kind: string, node: string, fields: Record<string, unknown> = {}): TraceEvent {
-  return { t: tMs * 1000, seq: seq++, kind, node, ...fields };
+  // Partial on purpose (only what the property reads), so typed as an event by a cast.
+  return { t: tMs * 1000, seq: seq++, kind, node, ...fields } as unknown as TraceEvent;
 }
 const role = (tMs: number, broker: number, r: string, epoch: number, hw = 0) =>
   ev(tMs, 'replica.role', `broker-${broker}`, { topic: 't', partition: 0, broker, role: r, leader: r === 'leader' ? broker : -1, leaderEpoch: epoch, isr: [], leo: 0, hw });

@@ -6,7 +6,7 @@ import { buildBatch, type RecordBatch } from '../../../sim/kafka/records';
 import { actorTaskScheduler, directTaskScheduler } from '../../../sim/kafka/log/taskScheduler';
 import { logConfig, type LogConfig } from '../../../sim/kafka/log/logConfig';
 import { UnifiedLog, type LogEnvironment, type LogOpenOptions } from '../../../sim/kafka/log/unifiedLog';
-import type { TraceEvent } from '../../../sim/core/trace';
+import { ofKind, type TraceEventOf, type TraceKind } from '../../../sim/core/trace';
 
 /** A process that does nothing but own timers, so they die with it on a crash or power loss. */
 export class IdleProcess extends Process {
@@ -70,8 +70,8 @@ export function values(n: number, ts = 0, prefix = 'v'): RecordBatch {
   );
 }
 
-export function eventsOf(w: World, kind: string): TraceEvent[] {
-  return (w.memory?.events ?? []).filter((e) => e.kind === kind);
+export function eventsOf<K extends TraceKind>(w: World, kind: K): TraceEventOf<K>[] {
+  return ofKind(w.memory?.events ?? [], kind);
 }
 
 /** Every record of a log as (offset, key, value), in log order. */

@@ -1,6 +1,6 @@
 import { NO_TIMER, type TimerId } from '../../../sim/core/scheduler';
 import { ms, type Micros } from '../../../sim/core/time';
-import type { TraceEvent } from '../../../sim/core/trace';
+import { ofKind, type TraceEvent, type TraceEventOf, type TraceKind } from '../../../sim/core/trace';
 import { KafkaRaftClient } from '../../../sim/kafka/raft/kafkaRaftClient';
 import type { RaftBatch } from '../../../sim/kafka/raft/messages';
 import { quorumConfig, type QuorumConfig, type QuorumTimingKey } from '../../../sim/kafka/raft/quorumConfig';
@@ -207,9 +207,11 @@ export class RaftCluster {
     return null;
   }
 
-  events(kind?: string): TraceEvent[] {
+  events(): TraceEvent[];
+  events<K extends TraceKind>(kind: K): TraceEventOf<K>[];
+  events(kind?: TraceKind): TraceEvent[] {
     const all = this.world.memory?.events ?? [];
-    return kind === undefined ? all : all.filter((e) => e.kind === kind);
+    return kind === undefined ? all : ofKind(all, kind);
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { UntypedTraceEvent } from '../../../sim/core/trace';
 import { ms, seconds } from '../../../sim/core/time';
 import type { FaultEntry } from '../../../sim/world/nemesis';
 import { World } from '../../../sim/world/world';
@@ -44,7 +45,7 @@ function story(world: World): [number, string, string, unknown][] {
   return events(world)
     .filter((e) => /^(fault|host|disk|net\.disconnect)/.test(e.kind))
     .filter((e) => !(e.kind === 'host.up' && e.t === 0))
-    .map((e) => [e.t, e.kind, e.node, detail[e.kind] ? e[detail[e.kind]!] : undefined]);
+    .map((e) => [e.t, e.kind, e.node, detail[e.kind] ? (e as UntypedTraceEvent)[detail[e.kind]!] : undefined]);
 }
 
 describe('fault kinds through a validated schedule', () => {

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../../../sim/core/trace';
+import type { TraceEvent, TraceEventOf, TraceKind } from '../../../sim/core/trace';
 import type { ProcessContext } from '../../../sim/world/host';
 import { validateSchedule, type FaultEntry } from '../../../sim/world/nemesis';
 import { Process } from '../../../sim/world/process';
@@ -75,6 +75,6 @@ export function events(world: World): TraceEvent[] {
 }
 
 /** The events of the given kinds, in trace order. */
-export function eventsOf(world: World, ...kinds: string[]): TraceEvent[] {
-  return events(world).filter((e) => kinds.includes(e.kind));
+export function eventsOf<K extends TraceKind>(world: World, ...kinds: K[]): TraceEventOf<K>[] {
+  return events(world).filter((e): e is TraceEventOf<K> => (kinds as string[]).includes(e.kind));
 }

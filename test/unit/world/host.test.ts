@@ -90,7 +90,7 @@ describe('host: crash, power loss and restart', () => {
     expect(b0.incarnation).toBe(0);
     // b kept running through the restart window.
     expect(ticks).toEqual([100, 200, 300, 400].map(ms));
-    expect(eventsOf(world, 'process.exit', 'host.up').map((e) => [e.kind, e.t, e.processes ?? e.process])).toEqual([
+    expect(eventsOf(world, 'process.exit', 'host.up').map((e) => [e.kind, e.t, e.kind === 'host.up' ? e.processes : e.process])).toEqual([
       ['host.up', 0, ['a', 'b']],
       ['process.exit', ms(50), 'a'],
       ['host.up', ms(350), ['a']],

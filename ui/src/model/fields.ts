@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../../../sim/core/trace';
+import type { UntypedTraceEvent as TraceEvent } from '../../../sim/core/trace';
 
 /** Typed reads of an event's fields: a trace from a file may hold anything, so each read checks. */
 export function num(e: TraceEvent, k: string, fallback = -1): number {

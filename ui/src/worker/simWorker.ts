@@ -5,10 +5,8 @@
 import { runScenario } from '../../../sim/scenario/runner';
 import { validateScenario } from '../../../sim/scenario/validate';
 import { applyOverrides } from '../../../sim/scenario/overrides';
-import { runCheckers } from '../../../sim/check/checkers';
-import { evaluateExpectations } from '../../../sim/scenario/runner';
-import { parseTrace, type TraceEvent, type TraceHeader, type TraceSink } from '../../../sim/core/trace';
-import { Fnv1a64 } from '../../../sim/core/hash';
+import { checkSavedTrace } from '../../../sim/scenario/savedTrace';
+import type { TraceEvent, TraceHeader, TraceSink } from '../../../sim/core/trace';
 import { ValidationError } from '../../../sim/core/validate';
 import { applyScenarioFields } from '../app/settings';
 import type { RunPayload, WorkerReply, WorkerRequest } from './protocol';
@@ -67,36 +65,17 @@ function run(req: Extract<WorkerRequest, { kind: 'run' }>): RunPayload {
 
 function parse(req: Extract<WorkerRequest, { kind: 'parse' }>): RunPayload {
   const started = performance.now();
-  post({ kind: 'progress', fraction: 0.1, events: 0, phase: 'reading the trace' });
-  const { header, events } = parseTrace(req.text);
-  // The hash of the file's lines: equal to the run's trace hash when the file is the CLI's canonical output.
-  const h = new Fnv1a64();
-  let start = 0;
-  const text = req.text;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.endsWith('\r', end) ? text.slice(start, end - 1) : text.slice(start, end);
-    if (line.trim() !== '') h.update(line).update('\n');
-    start = end + 1;
-  }
-  post({ kind: 'progress', fraction: 0.6, events: events.length, phase: 'checking' });
-  const checks = runCheckers(events);
-  const spec = (header.config as { spec?: { expect?: unknown } } | null)?.spec;
-  let expectations: RunPayload['expectations'] = [];
-  try {
-    if (spec && Array.isArray(spec.expect)) expectations = evaluateExpectations(validateScenario(spec).expect, checks);
-  } catch {
-    expectations = [];
-  }
+  post({ kind: 'progress', fraction: 0.1, events: 0, phase: 'reading and checking the trace' });
+  // The CLI's `kafkasim check` does exactly this: the same validation, hash, checks and expectations.
+  const checked = checkSavedTrace(req.text);
   return {
     source: 'file',
     name: req.name,
-    header,
-    events,
-    checks,
-    expectations,
-    hash: h.hex(),
+    header: checked.header,
+    events: checked.events,
+    checks: checked.checks,
+    expectations: checked.expectations,
+    hash: checked.hash,
     sets: [],
     elapsedMs: Math.round(performance.now() - started),
   };

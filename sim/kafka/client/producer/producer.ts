@@ -20,12 +20,16 @@ import { effectiveProducerConfig } from './producerConfigRules';
 import { Sender } from './sender';
 import { TransactionManager } from './transactionManager';
 import { drawKey, type ProducerWorkload } from './workload';
+import { defineKinds, nullable, num, str, type KindsOf } from '../../../core/traceSchema';
+
+/** The producer application's calls. */
+export const PRODUCER_KINDS = defineKinds({
+  /** The application called send(): the invocation half of the history (partition -1 until one is chosen). */
+  'send.invoke': { topic: str, partition: num, key: nullable(str), value: str },
+});
 
 declare module '../../../core/trace' {
-  interface TraceKinds {
-    /** The application called send(): the invocation half of the history (partition -1 until one is chosen). */
-    'send.invoke': { topic: string; partition: number; key: string | null; value: string };
-  }
+  interface TraceKinds extends KindsOf<typeof PRODUCER_KINDS> {}
 }
 
 export interface ProducerOptions {

@@ -11,18 +11,22 @@ import type { RecordAccumulator } from './accumulator';
 import type { ClusterConnectionStates } from './connectionStates';
 import type { ProducerBatch } from './producerBatch';
 import { TransactionManager } from './transactionManager';
+import { bool, defineKinds, list, num, str, type KindsOf } from '../../../core/traceSchema';
+
+/** The sender's outcomes: the completion half of the history. */
+export const SENDER_KINDS = defineKinds({
+  /** A batch was acknowledged: record i of `values` is at offset `offset + i` (offset -1 with acks=0 or a duplicate beyond the broker's memory). */
+  'send.ok': { topic: str, partition: num, offset: num, values: list(str), broker: num, acks: str },
+  /** A send failed for good. `definite` when no attempt can have been written. */
+  'send.fail': { topic: str, partition: num, error: str, values: list(str), definite: bool },
+  /** One attempt of a batch failed and it will be retried (`attempt` counts the retries, from 1). */
+  'send.retry': { topic: str, partition: num, error: str, attempt: num, sequence: num, broker: num },
+  /** The idempotent producer got a producer id, or bumped its epoch. */
+  'producer.id': { producerId: num, producerEpoch: num, reason: str },
+});
 
 declare module '../../../core/trace' {
-  interface TraceKinds {
-    /** A batch was acknowledged: record i of `values` is at offset `offset + i` (offset -1 with acks=0 or a duplicate beyond the broker's memory). */
-    'send.ok': { topic: string; partition: number; offset: number; values: string[]; broker: number; acks: string };
-    /** A send failed for good. `definite` when no attempt can have been written. */
-    'send.fail': { topic: string; partition: number; error: string; values: string[]; definite: boolean };
-    /** One attempt of a batch failed and it will be retried (`attempt` counts the retries, from 1). */
-    'send.retry': { topic: string; partition: number; error: string; attempt: number; sequence: number; broker: number };
-    /** The idempotent producer got a producer id, or bumped its epoch. */
-    'producer.id': { producerId: number; producerEpoch: number; reason: string };
-  }
+  interface TraceKinds extends KindsOf<typeof SENDER_KINDS> {}
 }
 
 /** Errors that say the client's metadata is stale: refresh it [InvalidMetadataException and its subclasses]. */
