@@ -1,3 +1,4 @@
+import { didYouMean, lookup, quoteName } from '../core/validate';
 import { CliError } from './errors';
 
 export interface OptionSpec {
@@ -33,10 +34,11 @@ export function parseArgs(command: string, args: readonly string[], spec: Readon
     }
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    const s = spec[name];
+    const s = lookup(spec, name);
     if (!s) {
       const known = Object.keys(spec).map((k) => `--${k}`).join(', ');
-      throw new CliError(`${command}: unknown option --${name}; the options are: ${known || 'none'}`);
+      const near = didYouMean(name, Object.keys(spec));
+      throw new CliError(`${command}: unknown option ${/^[\w.-]{1,60}$/.test(name) ? `--${name}` : quoteName(`--${name}`)}${near ? ` (did you mean "--${near}"?)` : ''}; the options are: ${known || 'none'}`);
     }
     if (!s.value) {
       if (eq > 0) throw new CliError(`${command}: --${name} takes no value`);

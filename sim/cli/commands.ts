@@ -1,15 +1,17 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs'; // determinism-ok: runs outside any simulation
+import { closeSync, openSync, writeSync } from 'node:fs'; // determinism-ok: runs outside any simulation
 import { describeGroups, describeTopics } from '../check/describe';
-import { formatTime, parseDuration } from '../core/time';
+import { formatTime, parseDuration, type Micros } from '../core/time';
 import { JsonlSink, TraceFormatError, type TraceSink } from '../core/trace';
+import { ValidationError, didYouMean, quoteName } from '../core/validate';
 import { runScenario, type RunResult } from '../scenario/runner';
 import { checkSavedTrace } from '../scenario/savedTrace';
-import { validateScenario, type Scenario } from '../scenario/validate';
+import { MAX_DURATION_US, validateScenario, type Scenario } from '../scenario/validate';
+import { cutToDuration } from '../scenario/cutDuration';
 import { parseArgs, single } from './args';
 import { demo } from './demo';
 import { explore } from './explore';
-import { CliError } from './errors';
-import { librarySpecs, loadScenario } from './library';
+import { CliError, EXIT_CODES_HELP, InternalError } from './errors';
+import { librarySpecs, loadScenario, readTextFile } from './library';
 import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
 
 export { CliError } from './errors';
@@ -20,14 +22,15 @@ export interface CliIo {
   color: boolean;
 }
 
-interface Command {
+/** A subcommand: one line for the usage, its --help text, and what it does (returning the exit code). */
+export interface Command {
   readonly summary: string;
   readonly help: string;
-  run(args: string[], io: CliIo): number;
+  run(args: string[], io: CliIo): number | Promise<number>;
 }
 
-const COMMANDS: Record<string, Command> = {
-  list: {
+const COMMAND_LIST: readonly (readonly [string, Command])[] = [
+  ['list', {
     summary: 'list the scenario library',
     help: `kafkasim list [--json]
 
@@ -46,8 +49,8 @@ Lists the scenarios in scenarios/: id, title and what each shows.
       io.out(`\n${specs.length} scenarios. Run one with: npx kafkasim run <id>\n`);
       return 0;
     },
-  },
-  run: {
+  }],
+  ['run', {
     summary: 'run a scenario and check its guarantees',
     help: `kafkasim run <scenario-id | file.json> [options]
 
@@ -58,23 +61,21 @@ final state (as kafka-topics --describe) and each group's lag (as kafka-consumer
   --set scope.k=v     override a config on every producer, consumer, topic or broker, e.g.
                       --set producer.acks=1  --set topic.min.insync.replicas=2
                       --set broker.replica.lag.time.max.ms=10000  --set cluster.brokers=5  (repeatable)
-  --duration 60s      run this long instead of the scenario's duration
+  --duration 60s      run this long instead of the scenario's duration (more than 0, at most 24h); a
+                      shorter one leaves out what the scenario does later (said on stderr)
   --trace out.jsonl   write the whole trace as JSON Lines
   --json              print exactly one JSON object:
                       {scenario, seed, simulatedMs, events, wallMs, traceHash, checks, expectations, ok}
 
-Exit codes: 0 every expectation held, 1 one failed, 2 bad input.
+Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal error (a bug).
 `,
     run: (args, io) => {
       const p = parseArgs('run', args, { seed: { value: true }, set: { value: true, repeat: true }, duration: { value: true }, trace: { value: true }, json: {} });
       if (p.positional.length !== 1) throw new CliError(`run needs exactly one scenario id or file (got ${p.positional.length}); see kafkasim run --help`);
       const sets = [...(p.values.get('set') ?? [])];
-      const duration = single(p, 'duration');
-      if (duration !== undefined) {
-        if (parseDuration(duration) === null) throw new CliError(`--duration: ${JSON.stringify(duration)} is not a duration; use e.g. 60s, 1500ms, 2m`);
-      }
+      const durationUs = readDuration(single(p, 'duration'));
       let scenario = loadScenario(p.positional[0]!, sets);
-      if (duration !== undefined) scenario = withDuration(scenario, duration);
+      if (durationUs !== undefined) scenario = withDuration(scenario, durationUs, io);
       const seed = readSeed(single(p, 'seed'));
       const tracePath = single(p, 'trace');
       const { result, wallMs } = timed(scenario, seed, tracePath);
@@ -85,8 +86,8 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input.
       }
       return result.ok ? 0 : 1;
     },
-  },
-  check: {
+  }],
+  ['check', {
     summary: 'run the checkers on a saved trace',
     help: `kafkasim check <trace.jsonl> [--json]
 
@@ -100,12 +101,7 @@ byte-order mark and a missing final newline are accepted and do not change the t
       const p = parseArgs('check', args, { json: {} });
       if (p.positional.length !== 1) throw new CliError(`check needs exactly one trace file (got ${p.positional.length})`);
       const file = p.positional[0]!;
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8'); // determinism-ok: runs outside any simulation
-      } catch {
-        throw new CliError(`cannot read ${file}: no such file`);
-      }
+      const text = readTextFile(file);
       let checked;
       try {
         checked = checkSavedTrace(text);
@@ -139,8 +135,8 @@ byte-order mark and a missing final newline are accepted and do not change the t
       }
       return ok ? 0 : 1;
     },
-  },
-  demo: {
+  }],
+  ['demo', {
     summary: 'run a tour of the scenario library and print what each shows',
     help: `kafkasim demo [--all]
 
@@ -153,9 +149,12 @@ shows, what was expected, what was observed, and whether it held.
       if (p.positional.length > 0) throw new CliError(`demo takes no arguments (got ${JSON.stringify(p.positional[0])})`);
       return demo(io, p.flags.has('all'));
     },
-  },
-  explore,
-};
+  }],
+  ['explore', explore],
+];
+
+/** The commands by name (a Map: a name like "constructor" is no command, not Object.prototype's). */
+const COMMANDS: ReadonlyMap<string, Command> = new Map(COMMAND_LIST);
 
 function readSeed(v: string | undefined): number | string | undefined {
   if (v === undefined) return undefined;
@@ -163,8 +162,28 @@ function readSeed(v: string | undefined): number | string | undefined {
   return /^-?\d+$/.test(v) ? Number(v) : v;
 }
 
-function withDuration(s: Scenario, d: string): Scenario {
-  return validateScenario({ ...s.spec, duration: d });
+/** `--duration`: more than 0 and at most what a scenario may last. */
+function readDuration(v: string | undefined): Micros | undefined {
+  if (v === undefined) return undefined;
+  const us = parseDuration(v);
+  if (us === null) throw new CliError(`--duration: ${quoteName(v)} is not a duration; use e.g. 60s, 1500ms, 2m`);
+  if (us <= 0) throw new CliError(`--duration: ${quoteName(v)} must be more than 0`);
+  if (us > MAX_DURATION_US) throw new CliError(`--duration: ${quoteName(v)} is too long; a scenario runs at most ${formatTime(MAX_DURATION_US)} (24h) of simulated time`);
+  return us;
+}
+
+/** The scenario run for `durationUs` instead: what it does later is left out, and stderr says what. */
+function withDuration(s: Scenario, durationUs: Micros, io: CliIo): Scenario {
+  const { spec, dropped } = cutToDuration(s.spec, durationUs);
+  let cut: Scenario;
+  try {
+    cut = validateScenario(spec);
+  } catch (e) {
+    if (e instanceof ValidationError) throw new CliError(`--duration ${formatTime(durationUs)}: ${e.message}`);
+    throw e;
+  }
+  if (dropped.length > 0) io.err(`kafkasim: --duration ${formatTime(durationUs)} leaves out what comes later: ${dropped.join(', ')}\n`);
+  return cut;
 }
 
 function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined): { result: RunResult; wallMs: number } {
@@ -183,6 +202,8 @@ function timed(s: Scenario, seed: number | string | undefined, tracePath: string
   try {
     const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks });
     return { result, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
+  } catch (e) {
+    throw InternalError.wrap(e, `scenario ${s.id}, seed ${JSON.stringify(seed ?? s.seed)}`);
   } finally {
     if (fd !== undefined) closeSync(fd); // determinism-ok: runs outside any simulation
   }
@@ -227,28 +248,40 @@ function textReport(s: Scenario, r: RunResult, wallMs: number, color: boolean): 
 const USAGE = `kafkasim — a deterministic simulator of an Apache Kafka 4.x cluster
 
 Usage:
-${Object.entries(COMMANDS)
+${[...COMMANDS]
   .map(([n, c]) => `  kafkasim ${n.padEnd(8)} ${c.summary}`)
   .join('\n')}
   kafkasim help [command]
 
 Run \`kafkasim <command> --help\` for a command's options.
-`;
+${EXIT_CODES_HELP}`;
 
-export function runCli(argv: string[], io: CliIo): number {
+function unknownCommand(name: string, lead: string): CliError {
+  const names = [...COMMANDS.keys()];
+  const near = didYouMean(name, names);
+  return new CliError(`${lead} ${quoteName(name)}${near ? ` (did you mean "${near}"?)` : ''}; the commands are: ${names.join(', ')} (see kafkasim --help)`);
+}
+
+/**
+ * Runs one command line and returns its exit code. A mistake in the input is thrown as a CliError (see
+ * runWithExitCode in exitCode.ts, which turns every outcome into one line and an exit code).
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '-h' || cmd === '--help') {
     io.out(USAGE);
     return 0;
   }
   if (cmd === 'help') {
-    const c = rest[0] ? COMMANDS[rest[0]] : undefined;
-    if (rest[0] && !c) throw new CliError(`no command named ${JSON.stringify(rest[0])}; the commands are: ${Object.keys(COMMANDS).join(', ')}`);
+    if (rest.length > 1) throw new CliError(`help takes at most one command name (got ${rest.length})`);
+    const name = rest[0];
+    const c = name === undefined ? undefined : COMMANDS.get(name);
+    if (name !== undefined && !c) throw unknownCommand(name, 'no command named');
     io.out(c ? c.help : USAGE);
     return 0;
   }
-  const c = COMMANDS[cmd];
-  if (!c) throw new CliError(`unknown command ${JSON.stringify(cmd)}; the commands are: ${Object.keys(COMMANDS).join(', ')} (see kafkasim --help)`);
+  const c = COMMANDS.get(cmd);
+  if (!c) throw unknownCommand(cmd, 'unknown command');
   if (rest.includes('-h') || rest.includes('--help')) {
     io.out(c.help);
     return 0;

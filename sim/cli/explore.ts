@@ -14,9 +14,10 @@ import type { TaskPool } from '../explore/pool';
 import type { Reply, Task } from '../explore/caseRunner';
 import { PROPERTY_NAMES, propertyByName, type PropertyOptions } from '../explore/properties/index';
 import { runCase } from '../explore/runCase';
-import { sweep, type SweepState } from '../explore/sweep';
+import { ExploreRunError, sweep, type SweepState } from '../explore/sweep';
+import { validateScenario } from '../scenario/validate';
 import { parseArgs, single, type Parsed } from './args';
-import { CliError } from './errors';
+import { CliError, InternalError } from './errors';
 import { readJson, loadScenario } from './library';
 import type { CliIo } from './commands';
 import { style } from './render';
@@ -50,7 +51,8 @@ counterexample is written as a scenario file that \`kafkasim run\` and the UI op
 
 A progress bar (runs, runs per second, failures) goes to stderr. Findings stream to
 DIR/findings-<property>-<seed>.jsonl as they come, so an interrupted sweep keeps what it found.
-Exit codes: 0 the property held in every run, 1 a counterexample was found, 2 bad input.
+Exit codes: 0 the property held in every run, 1 a counterexample was found, 2 bad input, 3 an internal
+error (a bug), 130 / 143 interrupted (the findings file then ends with a summary record).
 `;
 
 const OPTIONS = {
@@ -238,9 +240,9 @@ function run(args: string[], io: CliIo): number {
   };
   // A drawn scenario with the overrides applied must be a valid scenario: check one before starting workers.
   try {
-    caseSpec(exploreArbitrary(plan), seed, 0);
+    validateScenario(caseSpec(exploreArbitrary(plan), seed, 0));
   } catch (e) {
-    if (e instanceof ValidationError) throw new CliError(e.message);
+    if (e instanceof ValidationError) throw new CliError(`explore: ${sets.length > 0 ? `with ${sets.map((x) => `--set ${x}`).join(' ')}, ` : ''}the drawn scenarios are not valid: ${e.message}`);
     throw e;
   }
 
@@ -282,8 +284,10 @@ function run(args: string[], io: CliIo): number {
     progress.tick({ total: shardRunCount, done: shardRunCount, failures: result.failures, shrinking: null }, true);
   } catch (e) {
     progress.done();
-    if (e instanceof Error && /did not start/.test(e.message)) throw new CliError(`explore: ${e.message}`);
-    throw e;
+    if (e instanceof ExploreRunError && e.invalid) {
+      throw new CliError(`explore: run ${e.k}'s drawn scenario is not valid${sets.length > 0 ? ` with ${sets.map((x) => `--set ${x}`).join(' ')}` : ''}: ${e.message}`);
+    }
+    throw InternalError.wrap(e, `property ${property}, sweep seed ${JSON.stringify(seed)}${e instanceof ExploreRunError ? `, run ${e.k}` : ''}`);
   } finally {
     pool?.close();
   }

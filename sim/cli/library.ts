@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs'; // determinism-ok: runs outside any simulation
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ValidationError } from '../core/validate';
+import { ValidationError, didYouMean, quoteName } from '../core/validate';
 import { applyOverrides } from '../scenario/overrides';
 import type { ScenarioSpec } from '../scenario/spec';
 import { validateScenario, type Scenario } from '../scenario/validate';
 import { CliError } from './errors';
+import { parseJsonText } from './jsonText';
 
 /** The scenario library: one JSON file per scenario in scenarios/. */
 export const SCENARIO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
@@ -18,19 +19,23 @@ export function libraryFiles(): string[] {
     .map((f) => join(SCENARIO_DIR, f));
 }
 
+/** The text of a file the user named, or a one-line CliError saying why it cannot be read. */
+export function readTextFile(file: string, hint = ''): string {
+  try {
+    return readFileSync(file, 'utf8'); // determinism-ok: runs outside any simulation
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable');
+    throw new CliError(`cannot read ${quoteName(file)}: ${why}${hint}`);
+  }
+}
+
 /** Reads a JSON file; a syntax error names the file and says where. */
 export function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8'); // determinism-ok: runs outside any simulation
-  } catch {
-    throw new CliError(`cannot read ${file}: no such file (give a scenario id from \`kafkasim list\` or a path to a .json file)`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
-  }
+  const text = readTextFile(file, ' (give a scenario id from `kafkasim list` or a path to a .json file)');
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new CliError(`${file} ${parsed.error}`);
+  return parsed.value;
 }
 
 export function librarySpecs(): ScenarioSpec[] {
@@ -48,8 +53,8 @@ export function loadScenario(ref: string, sets: readonly string[] = []): Scenari
     const file = join(SCENARIO_DIR, `${ref}.json`);
     if (!existsSync(file)) { // determinism-ok: runs outside any simulation
       const ids = libraryFiles().map((f) => f.slice(SCENARIO_DIR.length + 1, -5));
-      const near = ids.find((i) => i.startsWith(ref) || ref.startsWith(i));
-      throw new CliError(`no scenario named "${ref}"${near ? `; did you mean "${near}"?` : ''} (see kafkasim list)`);
+      const near = ref.trim() === '' ? undefined : (didYouMean(ref, ids) ?? ids.find((i) => i.startsWith(ref) || ref.startsWith(i)));
+      throw new CliError(`no scenario named ${quoteName(ref)}${near ? `; did you mean "${near}"?` : ''} (see kafkasim list)`);
     }
     where = `scenarios/${ref}.json`;
     spec = readJson(file);

@@ -9,9 +9,25 @@ export class ValidationError extends Error {
     readonly allowed: string,
     readonly hint?: string,
   ) {
-    super(`${path || '(root)'}: ${describeValue(value)} is not allowed; expected ${allowed}${hint ? ` (${hint})` : ''}`);
+    super(oneLine(`${path || '(root)'}: ${describeValue(value)} is not allowed; expected ${allowed}${hint ? ` (${hint})` : ''}`));
     this.name = 'ValidationError';
   }
+}
+
+/** Longest error message a person is shown: past it, the middle is elided. */
+export const MAX_MESSAGE_CHARS = 500;
+
+/** A text for one line of an error: control characters (newlines included) escaped, the middle of a long one elided. */
+export function oneLine(text: string, max = MAX_MESSAGE_CHARS): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (flat.length <= max) return flat;
+  const keep = Math.floor((max - 30) / 2);
+  return `${flat.slice(0, keep)}...(${flat.length - 2 * keep} characters elided)...${flat.slice(-keep)}`;
+}
+
+/** A name a person wrote, for a message: quoted, and elided past 60 characters (a 10 MB key gives a short error). */
+export function quoteName(name: string): string {
+  return JSON.stringify(name.length > 60 ? `${name.slice(0, 40)}...(${name.length} characters)` : name);
 }
 
 export function describeValue(v: unknown): string {
@@ -40,9 +56,12 @@ export function editDistance(a: string, b: string): number {
 
 /** The closest option to `word`, if it is close enough to be a typo. */
 export function didYouMean(word: string, options: readonly string[]): string | undefined {
+  // No typo makes a name hundreds of characters long; and the edit distance of a huge word would take for ever.
+  if (word.length > 200) return undefined;
   let best: string | undefined;
   let bestD = Infinity;
   for (const o of options) {
+    if (Math.abs(o.length - word.length) > Math.max(2, Math.floor(word.length / 3))) continue;
     const d = editDistance(word.toLowerCase(), o.toLowerCase());
     if (d < bestD) {
       bestD = d;
@@ -54,7 +73,16 @@ export function didYouMean(word: string, options: readonly string[]): string | u
 
 export function join(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
-  return path ? `${path}.${key}` : key;
+  const k = key.length > 60 ? `${key.slice(0, 40)}...(${key.length} characters)` : key;
+  return path ? `${path}.${k}` : k;
+}
+
+/**
+ * The one way to look a name up in a table of names (configs, commands, options, scopes): own properties only,
+ * so "toString", "constructor" or "__proto__" is an unknown name, never something of Object.prototype's.
+ */
+export function lookup<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
@@ -71,7 +99,7 @@ export function expectObject(v: unknown, path: string, allowed: readonly string[
         join(path, k),
         v[k],
         `one of the known fields: ${allowed.join(', ')}`,
-        near ? `unknown field "${k}"; did you mean "${near}"?` : `unknown field "${k}"`,
+        near ? `unknown field ${quoteName(k)}; did you mean "${near}"?` : `unknown field ${quoteName(k)}`,
       );
     }
   }

@@ -1,4 +1,5 @@
 import type fc from 'fast-check';
+import { ValidationError } from '../core/validate';
 import type { ScenarioSpec } from '../scenario/spec';
 import { caseSpec, exploreArbitrary, planProperty, propertyOptions, runAddress, type ExplorePlan, DEFAULT_SHRINK_RUNS } from './plan';
 import type { PropertyOptions, RunProperty } from './properties/index';
@@ -14,7 +15,16 @@ export type Reply =
   | { readonly type: 'run'; readonly k: number; readonly outcome: CaseOutcome; readonly spec?: ScenarioSpec }
   | { readonly type: 'shrink-step'; readonly k: number; readonly runs: number; readonly shrinks: number; readonly faults: number }
   | ({ readonly type: 'shrunk' } & Counterexample)
-  | { readonly type: 'error'; readonly message: string };
+  | {
+      readonly type: 'error';
+      /** The run it happened in. */
+      readonly k: number;
+      /** The drawn scenario was refused by the validator (the overrides and the draw do not fit together), not a crash. */
+      readonly invalid: boolean;
+      /** One line. */
+      readonly message: string;
+      readonly stack?: string;
+    };
 
 /** Runs and shrinks the cases of one plan; each worker thread holds one (and so does an in-process sweep). */
 export class CaseRunner {
@@ -53,7 +63,9 @@ export class CaseRunner {
       if (task.type === 'run') reply(this.run(task.k));
       else reply(this.shrink(task.k, task.outcome, reply));
     } catch (e) {
-      reply({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      const invalid = e instanceof ValidationError;
+      const message = e instanceof Error ? (invalid || e.name === 'Error' ? e.message : `${e.name}: ${e.message}`) : String(e);
+      reply({ type: 'error', k: task.k, invalid, message: message.split('\n')[0]!, ...(e instanceof Error && e.stack !== undefined && { stack: e.stack }) });
     }
   }
 }

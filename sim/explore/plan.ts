@@ -84,7 +84,17 @@ export function exploreArbitrary(plan: ExplorePlan): fc.Arbitrary<ScenarioSpec> 
   } else {
     drawn = generatedScenario({ ...schedule, durationMs: plan.durationMs ?? DEFAULT_DURATION_MS, quietMs: plan.quietMs ?? DEFAULT_QUIET_MS });
   }
-  return drawn.map((spec) => applyOverrides(property.tailor ? property.tailor(spec, opts) : spec, plan.sets));
+  return drawn.map((spec) => fitToOverrides(applyOverrides(property.tailor ? property.tailor(spec, opts) : spec, plan.sets, { requireTargets: false })));
+}
+
+/**
+ * The overrides shape what is drawn: a drawn replication factor larger than an overridden broker count
+ * (`--set cluster.brokers=2`) is cut to the brokers there are, rather than making the scenario invalid.
+ */
+function fitToOverrides(spec: ScenarioSpec): ScenarioSpec {
+  const brokers = spec.cluster?.brokers;
+  if (brokers === undefined || !spec.topics?.some((t) => (t.replicationFactor ?? 1) > brokers && t.assignment === undefined)) return spec;
+  return { ...spec, topics: spec.topics.map((t) => ((t.replicationFactor ?? 1) > brokers && t.assignment === undefined ? { ...t, replicationFactor: brokers } : t)) };
 }
 
 /** The fast-check seed and path of run k: a pure function of (sweep seed, k). */

@@ -32,6 +32,20 @@ export interface Counterexample {
   readonly runs: number;
 }
 
+/** A run of the sweep could not be judged: its drawn scenario was refused (`invalid`), or a worker broke. */
+export class ExploreRunError extends Error {
+  constructor(
+    readonly k: number,
+    readonly invalid: boolean,
+    message: string,
+    stack?: string,
+  ) {
+    super(message);
+    this.name = 'ExploreRunError';
+    if (stack !== undefined) this.stack = stack;
+  }
+}
+
 export interface SweepListener {
   onRun?(k: number, outcome: CaseOutcome): void;
   onFailure?(f: Finding): void;
@@ -111,7 +125,7 @@ export function sweep(pool: TaskPool<Task, Reply>, opts: SweepOptions, listener:
         listener.onCounterexample?.(counterexample);
         break;
       case 'error':
-        throw new Error(`an exploration worker failed: ${r.message}`);
+        throw new ExploreRunError(r.k, r.invalid, r.message, r.stack);
     }
   };
 

@@ -3,12 +3,25 @@ import { BROKER_CONFIGS, CONSUMER_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } fro
 import { readConfig, type ConfigDefs } from '../kafka/config/def';
 import type { ScenarioSpec } from './spec';
 
-const SCOPES: Readonly<Record<string, ConfigDefs>> = {
-  producer: PRODUCER_CONFIGS,
-  consumer: CONSUMER_CONFIGS,
-  topic: TOPIC_CONFIGS,
-  broker: BROKER_CONFIGS,
-};
+/** The scopes of `--set scope.name=value` whose names are Kafka configs (a Map: "toString" is no scope). */
+const SCOPES: ReadonlyMap<string, ConfigDefs> = new Map<string, ConfigDefs>([
+  ['producer', PRODUCER_CONFIGS],
+  ['consumer', CONSUMER_CONFIGS],
+  ['topic', TOPIC_CONFIGS],
+  ['broker', BROKER_CONFIGS],
+]);
+
+/** The scenario's list each client scope applies to. */
+const SCOPE_LISTS = { producer: 'producers', consumer: 'consumers', topic: 'topics' } as const;
+
+export interface OverrideOptions {
+  /**
+   * Refuse a producer, consumer or topic override on a scenario that has none of them (default true: the
+   * user named a scenario and a setting that cannot apply to it). Exploration draws scenarios with and without
+   * consumers and applies the same overrides to each, so it passes false.
+   */
+  readonly requireTargets?: boolean;
+}
 
 /** The cluster's shape, settable as `cluster.<name>=<value>`. */
 const CLUSTER_KEYS = ['brokers', 'controllers', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation'] as const;
@@ -19,7 +32,7 @@ const CLUSTER_KEYS = ['brokers', 'controllers', 'eligibleLeaderReplicas', 'legac
  * every producer, consumer, topic or broker; `cluster.brokers=5` reshapes the cluster. Each mistake is a
  * one-line error naming the flag.
  */
-export function applyOverrides(spec: ScenarioSpec, sets: readonly string[]): ScenarioSpec {
+export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts: OverrideOptions = {}): ScenarioSpec {
   let out: ScenarioSpec = spec;
   for (const set of sets) {
     const eq = set.indexOf('=');
@@ -48,15 +61,19 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[]): Sce
       out = { ...out, cluster: { ...out.cluster, [name]: v } };
       continue;
     }
-    const defs = SCOPES[scope];
+    const defs = SCOPES.get(scope);
     if (!defs) {
-      const near = didYouMean(scope, [...Object.keys(SCOPES), 'cluster']);
+      const near = didYouMean(scope, [...SCOPES.keys(), 'cluster']);
       throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker or cluster', near ? `did you mean "${near}"?` : undefined);
     }
     if (!name) throw new ValidationError(path, key, `${scope}.<config name>=value`);
     // Checks the name and the value now, so the error names the flag rather than a scenario field.
     const parsed = readConfig(defs, name, value, path);
     const stored = Array.isArray(parsed) ? parsed.join(',') : parsed;
+    if (scope !== 'broker' && opts.requireTargets !== false) {
+      const list = SCOPE_LISTS[scope as keyof typeof SCOPE_LISTS];
+      if ((out[list] ?? []).length === 0) throw new ValidationError(path, `${name}=${value}`, `an override for something the scenario has: it declares no ${list}`);
+    }
     switch (scope) {
       case 'producer':
         out = { ...out, producers: (out.producers ?? []).map((p) => ({ ...p, config: { ...p.config, [name]: stored } })) };

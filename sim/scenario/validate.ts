@@ -101,6 +101,9 @@ export interface ResolvedConsumer {
   readonly zone: string | null;
 }
 
+/** The longest a scenario may run (its duration; the quiet period comes on top). */
+export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
+
 const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'faults', 'actions', 'captions', 'expect', 'trace'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
@@ -120,9 +123,14 @@ export function readTime(v: unknown, path: string): Micros {
   throw new ValidationError(path, v, 'a time in milliseconds (a number >= 0) or a duration such as "30s", "500ms", "2m"');
 }
 
+/** Kafka's longest topic name [Topic.MAX_NAME_LENGTH]; the same bound serves every other name of a scenario. */
+export const MAX_NAME_LENGTH = 249;
+
 function readId(v: unknown, path: string): string {
   const s = expectString(v, path);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(s)) throw new ValidationError(path, s, 'a name of letters, digits, ".", "_" and "-"');
+  if (s.length > MAX_NAME_LENGTH || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(s)) {
+    throw new ValidationError(path, s, `a name of letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${MAX_NAME_LENGTH} characters`);
+  }
   return s;
 }
 
@@ -184,7 +192,7 @@ export function validateScenario(raw: unknown): Scenario {
   const id = readId(o.id, 'id');
   const durationUs = readTime(o.duration, 'duration');
   if (durationUs <= 0) throw new ValidationError('duration', o.duration, 'a duration > 0');
-  if (durationUs > ms(24 * 3600 * 1000)) throw new ValidationError('duration', o.duration, 'at most 24 hours of simulated time');
+  if (durationUs > MAX_DURATION_US) throw new ValidationError('duration', o.duration, 'at most 24 hours of simulated time');
   const quietUs = o.quiet === undefined ? ms(30_000) : readTime(o.quiet, 'quiet');
 
   // cluster

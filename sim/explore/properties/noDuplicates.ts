@@ -4,10 +4,12 @@ import { checkProperty } from './property';
 
 /**
  * Idempotence on, with what it needs: acks=all, retries > 0, at most 5 requests in flight
- * [ProducerConfig.postProcessAndValidateIdempotenceConfigs].
+ * [ProducerConfig.postProcessAndValidateIdempotenceConfigs]. On by Kafka's default rather than written, so a
+ * --set that conflicts with it (producer.acks=1) turns it off as Kafka does, instead of a ConfigException.
  */
 function idempotent(p: ProducerSpec): ProducerSpec {
-  const c = { ...p.config, acks: 'all', 'enable.idempotence': true } as Record<string, unknown>;
+  const c = { ...p.config, acks: 'all' } as Record<string, unknown>;
+  delete c['enable.idempotence'];
   if (c.retries === 0 || c.retries === '0') delete c.retries;
   if (Number(c['max.in.flight.requests.per.connection'] ?? 0) > MAX_IN_FLIGHT_REQUESTS_FOR_IDEMPOTENCE) c['max.in.flight.requests.per.connection'] = MAX_IN_FLIGHT_REQUESTS_FOR_IDEMPOTENCE;
   return { ...p, config: c };

@@ -1,4 +1,4 @@
-import { ValidationError, didYouMean, join } from '../../core/validate';
+import { ValidationError, didYouMean, join, lookup, quoteName } from '../../core/validate';
 
 /**
  * A config definition: Kafka's name (the key it is registered under), its default, and how to read a
@@ -109,12 +109,17 @@ export function optionalString(doc: string): ConfigDef<string | null> {
   };
 }
 
+/** The definition of config `name` in `defs`, or undefined (own names only: "toString" is not a config). */
+export function configDef(defs: ConfigDefs, name: string): ConfigDef<unknown> | undefined {
+  return lookup(defs, name);
+}
+
 /** Reads one config value, with an error naming the path, the value and what is allowed. */
 export function readConfig<D extends ConfigDefs>(defs: D, name: string, raw: unknown, path: string): unknown {
-  const def = defs[name];
+  const def = configDef(defs, name);
   if (!def) {
     const near = didYouMean(name, Object.keys(defs));
-    throw new ValidationError(path, name, `a known config name`, near ? `unknown config "${name}"; did you mean "${near}"?` : `unknown config "${name}"`);
+    throw new ValidationError(path, name, `a known config name`, near ? `unknown config ${quoteName(name)}; did you mean "${near}"?` : `unknown config ${quoteName(name)}`);
   }
   const v = def.read(raw);
   if (v === undefined) throw new ValidationError(path, raw, def.allowed);

@@ -1,4 +1,6 @@
+import { lookup } from '../../core/validate';
 import { TOPIC_CONFIGS } from '../config/configs';
+import { configDef } from '../config/def';
 
 /**
  * The broker config that supplies a topic config's default when the topic does not set it
@@ -26,12 +28,12 @@ export const TOPIC_CONFIG_BROKER_SYNONYMS: Readonly<Record<string, string>> = {
 };
 
 export function brokerSynonym(topicConfig: string): string {
-  return TOPIC_CONFIG_BROKER_SYNONYMS[topicConfig] ?? topicConfig;
+  return lookup(TOPIC_CONFIG_BROKER_SYNONYMS, topicConfig) ?? topicConfig;
 }
 
 /** Kafka's default of a topic config, as the string a ConfigRecord would hold; undefined for unknown names. */
 export function topicConfigDefault(name: string): string | undefined {
-  const def = (TOPIC_CONFIGS as Readonly<Record<string, { readonly default: unknown }>>)[name];
+  const def = configDef(TOPIC_CONFIGS, name);
   if (def === undefined) return undefined;
   const v = def.default;
   return Array.isArray(v) ? v.join(',') : String(v);

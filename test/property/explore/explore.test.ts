@@ -62,7 +62,7 @@ function holdsWith(spec: ScenarioSpec, sets: string[]): boolean {
 }
 
 describe('exploration finds and shrinks counterexamples for known-unsafe settings', () => {
-  it('acks=1: one failure of the leader loses acknowledged writes', () => {
+  it('acks=1: one failure of the leader loses acknowledged writes', async () => {
     const c = explore({ seed: 2, budget: 'one-at-a-time', sets: ['producer.acks=1'] }, 60);
     const faults = c.spec.faults ?? [];
     expect(faults).toHaveLength(1);
@@ -72,7 +72,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
     expect(holdsWith(c.spec, ['producer.acks=all'])).toBe(true);
   });
 
-  it('acks=all with min.insync.replicas=1: a cut and a power loss of the leader lose acknowledged writes that min.insync.replicas=2 keeps', () => {
+  it('acks=all with min.insync.replicas=1: a cut and a power loss of the leader lose acknowledged writes that min.insync.replicas=2 keeps', async () => {
     // Power losses never overlap (no correlated power loss) and no process crashes: with crashes, every
     // replica can restart uncleanly at once and KIP-966's last-known-leader rule loses data at any min ISR.
     const c = explore(
@@ -94,7 +94,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
     expect(holdsWith(c.spec, ['topic.min.insync.replicas=2'])).toBe(true);
   });
 
-  it('unclean leader election: process crashes alone (no disk loses a byte) lose acknowledged writes', () => {
+  it('unclean leader election: process crashes alone (no disk loses a byte) lose acknowledged writes', async () => {
     const c = explore(
       { seed: 3, budget: 'no-correlated-power-loss', kinds: ['crash'], sets: ['topic.unclean.leader.election.enable=true'], maxFaultMs: 10_000, base: { ...STEADY, duration: '25s' }, shrinkRuns: 150 },
       60,
@@ -108,7 +108,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
     expect(holdsWith(c.spec, ['topic.unclean.leader.election.enable=false'])).toBe(true);
   });
 
-  it('correlated power loss without fsync: one power loss of several replicas loses acknowledged writes', () => {
+  it('correlated power loss without fsync: one power loss of several replicas loses acknowledged writes', async () => {
     const c = explore({ seed: 1, budget: 'none', kinds: ['power-loss'], base: { ...STEADY, duration: '15s' }, shrinkRuns: 60 }, 40);
     const faults = c.spec.faults ?? [];
     expect(faults).toHaveLength(1);
@@ -126,17 +126,17 @@ describe('kafkasim explore', () => {
   writeFileSync(base, JSON.stringify(STEADY));
   const common = ['--property', 'no-acked-loss', '--scenario', base, '--faults', KINDS.join(','), '--json'];
 
-  it('finds none for acks=all, replication factor 3, min.insync.replicas=2 under the one-at-a-time budget', () => {
-    const r = cli(['explore', ...common, '--runs', '240', '--seed', '11', '--workers', '2', '--out', join(dir, 'safe')]);
+  it('finds none for acks=all, replication factor 3, min.insync.replicas=2 under the one-at-a-time budget', async () => {
+    const r = await cli(['explore', ...common, '--runs', '240', '--seed', '11', '--workers', '2', '--out', join(dir, 'safe')]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ property: 'no-acked-loss', runs: 240, failures: 0, seed: 11, counterexample: null });
     // The progress bar went to stderr, ending with every run done.
     expect(r.err).toMatch(/240\/240 runs, [\d.]+ runs\/s, 0 failures/);
   });
 
-  it('writes the smallest counterexample as a scenario file that `kafkasim run` replays to the same violation', () => {
+  it('writes the smallest counterexample as a scenario file that `kafkasim run` replays to the same violation', async () => {
     const out = join(dir, 'acks1');
-    const r = cli(['explore', ...common, '--set', 'producer.acks=1', '--runs', '40', '--seed', '2', '--workers', '2', '--shrink-runs', '40', '--out', out]);
+    const r = await cli(['explore', ...common, '--set', 'producer.acks=1', '--runs', '40', '--seed', '2', '--workers', '2', '--shrink-runs', '40', '--out', out]);
     expect(r.code).toBe(1);
     const lines = r.out.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -150,7 +150,7 @@ describe('kafkasim explore', () => {
     // The file is a plain scenario with the property's expectation: `kafkasim run` exits 1 on it.
     const doc = JSON.parse(readFileSync(file, 'utf8')) as ScenarioSpec;
     expect(doc.expect).toEqual([{ check: 'lost-write', op: '=', value: 0, description: 'no-acked-loss: lost-write = 0' }]);
-    const replay = cli(['run', file, '--json']);
+    const replay = (await cli(['run', file, '--json']));
     expect(replay.code).toBe(1);
     const rep = JSON.parse(replay.out);
     expect(rep.ok).toBe(false);
@@ -158,7 +158,7 @@ describe('kafkasim explore', () => {
     expect(rep.expectations).toEqual([{ description: 'no-acked-loss: lost-write = 0', ok: false }]);
 
     // `explore --replay` judges the property itself on the file (the way to replay properties no check reports).
-    const judged = cli(['explore', '--property', 'no-acked-loss', '--replay', file]);
+    const judged = (await cli(['explore', '--property', 'no-acked-loss', '--replay', file]));
     expect(judged.code).toBe(1);
     expect(judged.out).toMatch(/^✗ no-acked-loss broken \d+ times? in /);
 
@@ -172,16 +172,17 @@ describe('kafkasim explore', () => {
     expect(findings[findings.length - 1]).toMatchObject({ type: 'done', runs: 40, failures: o.failures });
 
     // Run k depends only on (seed, k): one worker finds and shrinks to the very same file.
-    const again = cli(['explore', ...common, '--set', 'producer.acks=1', '--runs', '40', '--seed', '2', '--workers', '1', '--shrink-runs', '40', '--out', join(dir, 'again')]);
+    const again = (await cli(['explore', ...common, '--set', 'producer.acks=1', '--runs', '40', '--seed', '2', '--workers', '1', '--shrink-runs', '40', '--out', join(dir, 'again')]));
     const o2 = JSON.parse(again.out);
     expect({ ...o2, counterexample: null }).toEqual({ ...o, counterexample: null });
     expect(readFileSync(o2.counterexample.file, 'utf8')).toBe(readFileSync(file, 'utf8'));
   });
 
-  it('splits a sweep into shards that together find what the whole sweep finds', () => {
+  it('splits a sweep into shards that together find what the whole sweep finds', async () => {
     const args = [...common, '--set', 'producer.acks=1', '--runs', '30', '--seed', '2', '--workers', '1', '--shrink-runs', '0'];
-    const whole = JSON.parse(cli(['explore', ...args, '--out', join(dir, 'whole')]).out);
-    const shards = [1, 2].map((i) => JSON.parse(cli(['explore', ...args, '--shard', `${i}/2`, '--out', join(dir, 'shards')]).out));
+    const whole = JSON.parse((await cli(['explore', ...args, '--out', join(dir, 'whole')])).out);
+    const shards = [];
+    for (const i of [1, 2]) shards.push(JSON.parse((await cli(['explore', ...args, '--shard', `${i}/2`, '--out', join(dir, 'shards')])).out));
     expect(shards.map((s) => s.runs)).toEqual([15, 15]);
     expect(shards[0].failures + shards[1].failures).toBe(whole.failures);
     expect(existsSync(join(dir, 'shards', 'findings-no-acked-loss-2-shard1of2.jsonl'))).toBe(true);

@@ -96,7 +96,7 @@ describe('sweep', () => {
   });
 
   it('fails loudly when a worker reports an error', () => {
-    const pool: TaskPool<Task, Reply> = { size: 1, send: () => {}, pump: (on) => on(0, { type: 'error', message: 'boom' }), close: () => {} };
+    const pool: TaskPool<Task, Reply> = { size: 1, send: () => {}, pump: (on) => on(0, { type: 'error', k: 0, invalid: false, message: 'boom' }), close: () => {} };
     expect(() => sweep(pool, { runs: 1 })).toThrow(/boom/);
   });
 });

@@ -1,4 +1,5 @@
 import { TOPIC_CONFIGS } from '../../config/configs';
+import { configDef } from '../../config/def';
 import type { KafkaError } from '../../errors';
 import type { MetadataView } from '../../metadata/metadataImage';
 import type { ConfigRecord, ConfigResourceType, MetadataRecord } from '../../metadata/records';
@@ -45,7 +46,7 @@ export function alterConfigs(image: MetadataView, changes: readonly ConfigChange
   for (const c of changes) {
     if (c.resourceType === 'TOPIC') {
       if (!image.topicByName(c.resourceName)) return fail('UNKNOWN_TOPIC_OR_PARTITION', `no topic ${c.resourceName}`);
-      const def = (TOPIC_CONFIGS as Readonly<Record<string, { read(raw: unknown): unknown; readonly allowed: string }>>)[c.name];
+      const def = configDef(TOPIC_CONFIGS, c.name);
       if (!def) return fail('INVALID_CONFIG', `unknown topic config ${c.name}`);
       if (c.value !== null && def.read(c.value) === undefined) return fail('INVALID_CONFIG', `${c.name}=${c.value} is not ${def.allowed}`);
     } else if (c.name === 'min.insync.replicas' && image.elrEnabled()) {

@@ -1,5 +1,6 @@
 import type { Random } from '../../../core/random';
 import { TOPIC_CONFIGS } from '../../config/configs';
+import { configDef } from '../../config/def';
 import type { KafkaError } from '../../errors';
 import type { MetadataView } from '../../metadata/metadataImage';
 import type { MetadataRecord, PartitionRecord } from '../../metadata/records';
@@ -70,7 +71,7 @@ export function createTopic(
   const configs = topic.configs ?? {};
   const configNames = Object.keys(configs).sort();
   for (const name of configNames) {
-    const def = (TOPIC_CONFIGS as Readonly<Record<string, { read(raw: unknown): unknown; readonly allowed: string }>>)[name];
+    const def = configDef(TOPIC_CONFIGS, name);
     if (!def) return failure('INVALID_CONFIG', `unknown topic config ${name}`);
     if (def.read(configs[name]) === undefined) return failure('INVALID_CONFIG', `${name}=${configs[name]} is not ${def.allowed}`);
   }
