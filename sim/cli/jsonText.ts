@@ -1,11 +1,14 @@
 /**
  * Reading a JSON document a person wrote, with an error of one line that says where it goes wrong (line and
  * column) and what was found there — never V8's message, which quotes the text, newlines and all.
+ * A leading byte order mark is ignored.
  */
 export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
-export function parseJsonText(text: string): JsonParse {
-  if (text.charCodeAt(0) === 0xfeff) return { ok: false, error: 'starts with a byte order mark (U+FEFF); save the file as UTF-8 without a BOM' };
+export function parseJsonText(raw: string): JsonParse {
+  // A byte order mark some editors write is not part of the document (RFC 8259 §8.1 lets a parser ignore
+  // it), as `kafkasim check` ignores it in a trace.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (text.trim() === '') return { ok: false, error: 'is empty; expected a JSON object' };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -63,7 +63,6 @@ describe('names of built-ins are unknown names, not crashes', () => {
 describe('files that are not a JSON object', () => {
   const doc = JSON.stringify(SMALL, null, 2);
   it.each([
-    ['a byte order mark', '\ufeff' + doc, /starts with a byte order mark/],
     ['YAML', 'id: small\nduration: 3s\n', /is not valid JSON: expected a value, found "i" at line 1, column 1/],
     ['a cut-off document', doc.slice(0, 40), /is not valid JSON: expected a field name in double quotes, found the end of the text at line 4, column 2/],
     ['trailing text', doc + '\n}', /is not valid JSON: expected the end of the document, found "}" at line 22, column 1/],
@@ -85,6 +84,12 @@ describe('files that are not a JSON object', () => {
     expect(at('{"a": -}')).toMatch(/a value/);
     expect(at('{"a": "open')).toBe('is not valid JSON: a string that is never closed at line 1, column 12');
     expect(parseJsonText('{"a": [1, {"b": null}]}')).toEqual({ ok: true, value: { a: [1, { b: null }] } });
+  });
+
+  it('a byte order mark is ignored, as check ignores it in a trace', async () => {
+    const r = await cli(['run', file('bom.json', '\ufeff' + doc), '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).scenario).toBe('small');
   });
 
   it('a directory or a missing file is said to be one', async () => {
