@@ -2,7 +2,7 @@ import { ms, type Micros } from '../core/time';
 import type { TargetResolver } from '../world/nemesis';
 import type { World } from '../world/world';
 import { Admin, type TopicToCreate } from './admin';
-import { Broker, type BrokerExtension } from './broker/broker';
+import { Broker, type BrokerExtension, type BrokerListeners } from './broker/broker';
 import { brokerActorId } from './client/metadataCache';
 import { Producer } from './client/producer/producer';
 import type { ProducerWorkload } from './client/producer/workload';
@@ -34,6 +34,8 @@ export interface KafkaClusterOptions {
   readonly legacyHighWatermarkTruncation: boolean;
   /** Builds the broker's extra request handlers (the group coordinator). */
   readonly brokerExtensions?: (b: Broker) => BrokerExtension;
+  /** What the brokers advertise to real clients (default: `broker-N:9092`). */
+  readonly listeners?: BrokerListeners;
 }
 
 /** Topic-default configs that the first controller writes as cluster-wide configs at bootstrap. */
@@ -90,6 +92,7 @@ export class KafkaCluster {
             staticConfig: opts.staticConfig,
             legacyHighWatermarkTruncation: opts.legacyHighWatermarkTruncation,
             ...(opts.brokerExtensions ? { extensions: opts.brokerExtensions } : {}),
+            ...(opts.listeners ? { listeners: opts.listeners } : {}),
           }),
       });
     }

@@ -8,6 +8,7 @@ export const KAFKA_ERRORS = {
   OFFSET_OUT_OF_RANGE: { code: 1, retriable: false },
   CORRUPT_MESSAGE: { code: 2, retriable: true },
   UNKNOWN_TOPIC_OR_PARTITION: { code: 3, retriable: true },
+  INVALID_FETCH_SIZE: { code: 4, retriable: false },
   LEADER_NOT_AVAILABLE: { code: 5, retriable: true },
   NOT_LEADER_OR_FOLLOWER: { code: 6, retriable: true },
   REQUEST_TIMED_OUT: { code: 7, retriable: true },
@@ -16,28 +17,40 @@ export const KAFKA_ERRORS = {
   COORDINATOR_LOAD_IN_PROGRESS: { code: 14, retriable: true },
   COORDINATOR_NOT_AVAILABLE: { code: 15, retriable: true },
   NOT_COORDINATOR: { code: 16, retriable: true },
+  INVALID_TOPIC_EXCEPTION: { code: 17, retriable: false },
   RECORD_LIST_TOO_LARGE: { code: 18, retriable: false },
   NOT_ENOUGH_REPLICAS: { code: 19, retriable: true },
   NOT_ENOUGH_REPLICAS_AFTER_APPEND: { code: 20, retriable: true },
+  INVALID_REQUIRED_ACKS: { code: 21, retriable: false },
   ILLEGAL_GENERATION: { code: 22, retriable: false },
   INCONSISTENT_GROUP_PROTOCOL: { code: 23, retriable: false },
+  INVALID_GROUP_ID: { code: 24, retriable: false },
   UNKNOWN_MEMBER_ID: { code: 25, retriable: false },
   INVALID_SESSION_TIMEOUT: { code: 26, retriable: false },
   REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
+  INVALID_COMMIT_OFFSET_SIZE: { code: 28, retriable: false },
+  INVALID_TIMESTAMP: { code: 32, retriable: false },
+  UNSUPPORTED_VERSION: { code: 35, retriable: false },
   TOPIC_ALREADY_EXISTS: { code: 36, retriable: false },
   INVALID_PARTITIONS: { code: 37, retriable: false },
   INVALID_REPLICATION_FACTOR: { code: 38, retriable: false },
   INVALID_CONFIG: { code: 40, retriable: false },
   NOT_CONTROLLER: { code: 41, retriable: true },
   INVALID_REQUEST: { code: 42, retriable: false },
+  UNSUPPORTED_FOR_MESSAGE_FORMAT: { code: 43, retriable: false },
   OUT_OF_ORDER_SEQUENCE_NUMBER: { code: 45, retriable: false },
   DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
   INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
   OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
   UNKNOWN_PRODUCER_ID: { code: 59, retriable: false },
+  GROUP_ID_NOT_FOUND: { code: 69, retriable: false },
+  FETCH_SESSION_ID_NOT_FOUND: { code: 70, retriable: true },
+  INVALID_FETCH_SESSION_EPOCH: { code: 71, retriable: true },
+  TOPIC_DELETION_DISABLED: { code: 73, retriable: false },
   FENCED_LEADER_EPOCH: { code: 74, retriable: true },
   UNKNOWN_LEADER_EPOCH: { code: 75, retriable: true },
+  UNSUPPORTED_COMPRESSION_TYPE: { code: 76, retriable: false },
   STALE_BROKER_EPOCH: { code: 77, retriable: false },
   OFFSET_NOT_AVAILABLE: { code: 78, retriable: true },
   MEMBER_ID_REQUIRED: { code: 79, retriable: false },
@@ -50,12 +63,15 @@ export const KAFKA_ERRORS = {
   PRODUCER_FENCED: { code: 90, retriable: false },
   INCONSISTENT_VOTER_SET: { code: 94, retriable: false },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
+  UNKNOWN_TOPIC_ID: { code: 100, retriable: true },
   DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
   BROKER_ID_NOT_REGISTERED: { code: 102, retriable: false },
+  INCONSISTENT_TOPIC_ID: { code: 103, retriable: true },
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   NEW_LEADER_ELECTED: { code: 108, retriable: false },
   FENCED_MEMBER_EPOCH: { code: 110, retriable: false },
   STALE_MEMBER_EPOCH: { code: 113, retriable: false },
+  UNSUPPORTED_ENDPOINT_TYPE: { code: 115, retriable: false },
 } as const;
 
 export type KafkaError = keyof typeof KAFKA_ERRORS;
@@ -69,4 +85,11 @@ export function isRetriable(e: KafkaError): boolean {
 
 export function errorCode(e: KafkaError): number {
   return KAFKA_ERRORS[e].code;
+}
+
+const BY_CODE = new Map<number, KafkaError>(Object.entries(KAFKA_ERRORS).map(([name, v]) => [v.code, name as KafkaError]));
+
+/** The error with a protocol code, or undefined for a code this list lacks. */
+export function errorByCode(code: number): KafkaError | undefined {
+  return BY_CODE.get(code);
 }

@@ -73,6 +73,12 @@ export interface RecordBatch {
   readonly records: readonly KafkaRecord[];
   /** Bytes on disk and on the wire. */
   readonly sizeInBytes: number;
+  /**
+   * The records section exactly as a real client sent it over the wire (sim/kafka/wire), compressed as
+   * `compression` says. It describes `records` only while this very array is the batch's records: a copy that
+   * keeps them (offsets assigned, leader epoch stamped) still serves the client's bytes; a rewrite does not.
+   */
+  readonly wireRecords?: { readonly records: readonly KafkaRecord[]; readonly compression: CompressionType; readonly bytes: Uint8Array };
 }
 
 /** RECORD_BATCH_OVERHEAD in DefaultRecordBatch. */

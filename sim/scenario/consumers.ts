@@ -13,8 +13,9 @@ function hasGroups(s: Scenario): boolean {
 
 /** Consumers, and the group coordinator their brokers embed. */
 export const attachConsumers = {
-  brokerExtensions(s: Scenario): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
-    return hasGroups(s) ? { brokerExtensions: (b) => new GroupCoordinatorService(b) } : {};
+  /** `force`: coordinate groups even when no simulated consumer needs it (real clients may). */
+  brokerExtensions(s: Scenario, force = false): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
+    return force || hasGroups(s) ? { brokerExtensions: (b) => new GroupCoordinatorService(b) } : {};
   },
 
   /** Adds each consumer's host and process; scenario times shift onto the clock at `t0`. */
@@ -50,8 +51,8 @@ export const attachConsumers = {
 };
 
 /** __consumer_offsets, when groups are used: compacted, its replication factor capped by the broker count. */
-export function consumerTopics(s: Scenario): TopicToCreate[] {
-  if (!hasGroups(s)) return [];
+export function consumerTopics(s: Scenario, force = false): TopicToCreate[] {
+  if (!force && !hasGroups(s)) return [];
   const c = s.cluster.brokerConfig;
   return [
     {

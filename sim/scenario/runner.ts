@@ -4,6 +4,7 @@ import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
 import { KafkaCluster } from '../kafka/cluster';
+import type { BrokerListeners } from '../kafka/broker/broker';
 import type { Producer } from '../kafka/client/producer/producer';
 import type { PartitionLog } from '../kafka/broker/partitionLog';
 import { Admin, type TopicToCreate } from '../kafka/admin';
@@ -117,11 +118,34 @@ export function evaluateExpectations(expect: readonly ExpectationSpec[], checks:
   });
 }
 
+/** Extras for a run that real clients join (sim/kafka/wire, sim/embed, `kafkasim serve`). */
+export interface WireRunOptions {
+  /** What the brokers advertise to real clients, and the wall-clock time of simulated time 0. */
+  readonly listeners?: BrokerListeners;
+  /** Run the group coordinator (and create __consumer_offsets) even when no simulated consumer needs it. */
+  readonly groupCoordinator?: boolean;
+}
+
+/** A scenario booted and scheduled, to be run to its end by whoever drives its clock. */
+export interface ScenarioRun {
+  readonly scenario: Scenario;
+  readonly seed: number | string;
+  readonly world: World;
+  readonly cluster: KafkaCluster;
+  /** Scenario time 0 on the simulated clock (the cluster finished booting). */
+  readonly startUs: Micros;
+  /** The end of the fault schedule, and of the quiet period after it. */
+  readonly endOfFaultsUs: Micros;
+  readonly endUs: Micros;
+  /** Records the final state and `scenario.end` (when the run reached its end) and checks the trace. */
+  finish(): RunResult;
+}
+
 /**
- * Runs a validated scenario: builds the world and the cluster, boots it, starts the clients, applies the
- * fault schedule, runs the duration and the quiet period, records the final state, and checks the trace.
+ * Builds the world and the cluster of a validated scenario, boots it, starts its clients and schedules its faults,
+ * actions, captions and quiet period. Nothing of the scenario's own time has run yet.
  */
-export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
+export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {}): ScenarioRun {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
   const checkers = new Checkers();
@@ -147,6 +171,7 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   });
   const staticConfig: Record<string, string> = {};
   for (const [k, v] of Object.entries(s.cluster.brokerOverrides)) staticConfig[k] = Array.isArray(v) ? v.join(',') : String(v);
+  const groups = opts.groupCoordinator === true;
   const cluster = new KafkaCluster(world, {
     controllers: s.cluster.controllers,
     brokers: s.cluster.brokers,
@@ -156,10 +181,11 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
     staticConfig,
     eligibleLeaderReplicas: s.cluster.eligibleLeaderReplicas,
     legacyHighWatermarkTruncation: s.cluster.legacyHighWatermarkTruncation,
-    ...attachConsumers.brokerExtensions(s),
+    ...attachConsumers.brokerExtensions(s, groups),
+    ...(opts.listeners && { listeners: opts.listeners }),
   });
   const topics: TopicToCreate[] = s.topics.map((t) => ({ name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs }));
-  topics.push(...consumerTopics(s));
+  topics.push(...consumerTopics(s, groups));
   const t0 = cluster.boot(topics);
   const t0ms = t0 / 1000;
 
@@ -180,35 +206,56 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
 
   const endOfFaults = t0 + s.durationUs;
   const end = endOfFaults + s.quietUs;
-  const stopAt = opts.untilUs !== undefined ? Math.min(end, t0 + opts.untilUs) : end;
   if (s.quietUs > 0) world.scheduler.at(endOfFaults, () => beginQuiet(world, cluster), undefined, 'the quiet period');
+  return {
+    scenario: s,
+    seed,
+    world,
+    cluster,
+    startUs: t0,
+    endOfFaultsUs: endOfFaults,
+    endUs: end,
+    finish(): RunResult {
+      if (world.now >= end) {
+        recordFinalState(world, cluster, s);
+        world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
+      }
+      const trace = world.memory?.events ?? [];
+      const checks = checkers.report();
+      const expectations = evaluateExpectations(s.expect, checks);
+      return {
+        scenario: s.id,
+        seed,
+        simulatedMs: (world.now - t0) / 1000,
+        events: world.trace.count,
+        engineEvents: world.scheduler.eventsRun,
+        traceHash: world.trace.hash(),
+        checks,
+        expectations,
+        ok: expectations.every((e) => e.ok),
+        trace,
+        startUs: t0,
+        cluster,
+      };
+    },
+  };
+}
+
+/**
+ * Runs a validated scenario: builds the world and the cluster, boots it, starts the clients, applies the
+ * fault schedule, runs the duration and the quiet period, records the final state, and checks the trace.
+ */
+export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
+  const run = startScenario(s, opts);
+  const world = run.world;
+  const stopAt = opts.untilUs !== undefined ? Math.min(run.endUs, run.startUs + opts.untilUs) : run.endUs;
   if (opts.maxEvents !== undefined) {
     world.runUntil(stopAt, Math.max(0, opts.maxEvents - world.scheduler.eventsRun));
     const next = world.scheduler.peekTime();
-    if (next !== null && next <= stopAt) throw new RunawayRunError(opts.maxEvents, Math.max(0, world.now - t0) / 1000);
+    if (next !== null && next <= stopAt) throw new RunawayRunError(opts.maxEvents, Math.max(0, world.now - run.startUs) / 1000);
   }
   world.runUntil(stopAt); // with a limit, nothing is left to run: this only moves the clock to the end
-  if (stopAt >= end) {
-    recordFinalState(world, cluster, s);
-    world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
-  }
-  const trace = world.memory?.events ?? [];
-  const checks = checkers.report();
-  const expectations = evaluateExpectations(s.expect, checks);
-  return {
-    scenario: s.id,
-    seed,
-    simulatedMs: (world.now - t0) / 1000,
-    events: world.trace.count,
-    engineEvents: world.scheduler.eventsRun,
-    traceHash: world.trace.hash(),
-    checks,
-    expectations,
-    ok: expectations.every((e) => e.ok),
-    trace,
-    startUs: t0,
-    cluster,
-  };
+  return run.finish();
 }
 
 /**

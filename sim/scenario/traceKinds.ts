@@ -20,6 +20,7 @@ import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
+import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history';
 import { SCENARIO_KINDS } from './runner';
 
@@ -40,6 +41,7 @@ export const TRACE_SCHEMA = {
   ...PRODUCER_KINDS,
   ...SENDER_KINDS,
   ...CONSUMER_KINDS,
+  ...WIRE_KINDS,
   ...RUN_KINDS,
   ...SCENARIO_KINDS,
 } as const;

@@ -32,6 +32,9 @@ import { quorumConfig } from '../raft/quorumConfig';
 import { processRaftIo } from '../raft/raftIo';
 import type { Partition } from './partition';
 import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
+import type { Endpoint, WireBroker } from '../wire/context';
+import { WireFrontEnd } from '../wire/frontEnd';
+import { WireData, isWireData } from '../wire/wireData';
 import { defineKinds, num, oneOf, type KindsOf } from '../../core/traceSchema';
 
 /** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
@@ -55,7 +58,26 @@ export interface BrokerOptions {
   readonly legacyHighWatermarkTruncation: boolean;
   /** Extra request handling (the group coordinator); returns true when it handled the message. */
   readonly extensions?: (broker: Broker) => BrokerExtension;
+  /** How real clients reach the brokers and what they are told (the wire front end). */
+  readonly listeners?: BrokerListeners;
 }
+
+/** What a broker advertises to real clients (sim/kafka/wire). */
+export interface BrokerListeners {
+  /** The KRaft cluster id. */
+  readonly clusterId: string;
+  /** Wall-clock milliseconds on the wire at simulated time 0. */
+  readonly epochMs: number;
+  /** Every broker's advertised listener (KRaft brokers learn them from each other's registrations). */
+  endpoint(brokerId: number): Endpoint | undefined;
+}
+
+/** Listeners when none are configured: `broker-N:9092`, as each broker's own host name would be advertised. */
+export const DEFAULT_LISTENERS: BrokerListeners = {
+  clusterId: 'AAAAAAAAAAAAAAAAAAAAAA',
+  epochMs: 0,
+  endpoint: (id) => ({ host: brokerActorId(id), port: 9092 }),
+};
 
 /** A component that serves more request types on the broker (the group coordinator). */
 export interface BrokerExtension {
@@ -91,6 +113,8 @@ export class Broker extends Process {
   private producerIdWaiters: (() => void)[] = [];
   private allocatingProducerIds = false;
   private extension: BrokerExtension | null = null;
+  /** Real clients' connections (the Kafka protocol over the simulated network). */
+  private readonly wire: WireFrontEnd;
   /** Listeners open: set once the controller has unfenced this incarnation, and kept from then on. */
   private serving = false;
   /** The logs have their topics' configs from the metadata (false until the first metadata is applied). */
@@ -127,6 +151,7 @@ export class Broker extends Process {
       (topic) => this.logConfigOf(topic),
     );
     this.replicas = new ReplicaManager(this.replicaHost());
+    this.wire = new WireFrontEnd(this.wireHost(opts.listeners ?? DEFAULT_LISTENERS));
     this.raft = new KafkaRaftClient<MetadataRecord>(
       processRaftIo(this),
       {
@@ -174,6 +199,7 @@ export class Broker extends Process {
   override onDisconnect(peer: string): void {
     this.raft.onDisconnect(peer);
     this.net.onDisconnect(peer);
+    this.wire.onDisconnect(peer);
   }
 
   onMessage(from: string, msg: unknown): void {
@@ -187,6 +213,15 @@ export class Broker extends Process {
       this.disconnect(from);
       return;
     }
+    if (isWireData(m)) {
+      this.wire.onData(from, m.data);
+      return;
+    }
+    this.handleRequest(from, m);
+  }
+
+  /** Serves one request from a simulated client (or, through the wire front end, from a real one). */
+  private handleRequest(from: string, m: { type: string; correlationId: number }): void {
     switch (m.type) {
       case 'ApiVersions':
         // The first request on a new client connection; its answer means the connection is ready.
@@ -210,6 +245,12 @@ export class Broker extends Process {
     this.send(from, { type: `${m.type}Response`, correlationId: m.correlationId, error: 'INVALID_REQUEST' }, 32);
   }
 
+  /** Every message leaves through here: the answer to a request the wire front end made for a real client goes back to it. */
+  override send(to: string, msg: unknown, bytes = 64): void {
+    if (this.wire.claim(to, msg)) return;
+    super.send(to, msg, bytes);
+  }
+
   // ---- metadata ----
 
   /** Committed metadata records, in order: apply them, then bring local replicas in line [BrokerMetadataPublisher]. */
@@ -217,9 +258,14 @@ export class Broker extends Process {
     const touched = new Set<string>();
     // Topics whose log configs may have changed; null = every topic (cluster or broker defaults changed).
     let configChanged: Set<string> | null = this.logConfigsSynced ? new Set() : null;
+    const deleted: string[] = [];
     for (const b of batches) {
       for (let i = 0; i < b.records.length; i++) {
         const r = b.records[i]!;
+        if (r.type === 'RemoveTopicRecord') {
+          const t = this.image.topicById(r.topicId);
+          if (t) deleted.push(t.name);
+        }
         this.image.replay(r, b.baseOffset + i);
         if (r.type === 'TopicRecord' && configChanged) configChanged.add(r.name);
         if (r.type === 'ConfigRecord' && configChanged) {
@@ -237,6 +283,8 @@ export class Broker extends Process {
       if (configChanged === null || configChanged.has(t.name)) this.logManager.updateTopicConfig(t.name, this.logConfigOf(t.name));
     }
     this.logConfigsSynced = true;
+    // A deleted topic's replicas stop and their logs go [ReplicaManager.stopPartitions with deletion].
+    for (const name of deleted) this.replicas.deleteTopic(name);
     this.metadataOffset = committedOffset - 1;
     const mine = this.image.broker(this.brokerId);
     if (mine && mine.epoch === this.brokerEpochValue) this.fenced = mine.fenced;
@@ -456,6 +504,35 @@ export class Broker extends Process {
         }
       },
     );
+  }
+
+  // ---- what the wire front end needs ----
+
+  private wireHost(listeners: BrokerListeners): WireBroker {
+    return {
+      brokerId: this.brokerId,
+      node: this.id,
+      clusterId: listeners.clusterId,
+      config: this.config,
+      staticConfig: this.opts.staticConfig,
+      image: this.image,
+      trace: this.trace,
+      random: this.random.fork('wire'),
+      epochMs: listeners.epochMs,
+      nowUs: () => this.now,
+      endpoint: (id) => listeners.endpoint(id),
+      dispatch: (peer, request) => this.handleRequest(peer, request),
+      toController: (request, timeoutMs, done) => {
+        const controller = this.controllerNode();
+        if (!controller) return done(null);
+        this.net.send(controller, request, { timeoutMs }, (o: Outcome<unknown>) => done(o.ok ? o.response : null));
+      },
+      sendData: (peer, data) => super.send(peer, new WireData(data), data.length),
+      close: (peer) => this.disconnect(peer),
+      setTimer: (d, fn) => {
+        this.setTimer(d, fn);
+      },
+    };
   }
 
   // ---- what partitions and fetchers need ----

@@ -92,14 +92,7 @@ export class ReplicaManager {
     const me = this.host.brokerId;
     let p = this.partitions.get(key);
     if (!s.replicas.includes(me)) {
-      if (p) {
-        this.removeFromFetchers(p);
-        p.stop();
-        this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
-        this.partitions.delete(key);
-        const list = this.byTopic.get(topic);
-        if (list) list[partitionId] = undefined;
-      }
+      if (p) this.stopReplica(p, 'NOT_LEADER_OR_FOLLOWER');
       return;
     }
     if (!p) {
@@ -119,6 +112,28 @@ export class ReplicaManager {
       if (wasLeader) this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
       if (s.leader >= 0) this.fetcherFor(s.leader).add(p);
     }
+  }
+
+  /** This broker no longer hosts the replica: fetching stops and waiting requests fail with `error`. */
+  private stopReplica(p: Partition, error: KafkaError): void {
+    this.removeFromFetchers(p);
+    p.stop();
+    this.failWaiters(p, error);
+    this.partitions.delete(p.key);
+    const list = this.byTopic.get(p.topic);
+    if (list) list[p.partition] = undefined;
+  }
+
+  /** The topic was deleted: every local replica stops and its log is deleted [ReplicaManager.stopPartitions]. */
+  deleteTopic(topic: string): void {
+    const list = this.byTopic.get(topic);
+    if (!list) return;
+    for (const p of list) {
+      if (!p) continue;
+      this.stopReplica(p, 'UNKNOWN_TOPIC_OR_PARTITION');
+      this.host.logManager.deleteLog({ topic, partition: p.partition });
+    }
+    this.byTopic.delete(topic);
   }
 
   private fetcherFor(leader: number): ReplicaFetcher {

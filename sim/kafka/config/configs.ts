@@ -38,6 +38,8 @@ export type TopicConfig = ConfigOf<typeof TOPIC_CONFIGS>;
  * KRaftConfigs.java, ServerLogConfigs.java, GroupCoordinatorConfig.java, raft/QuorumConfig.java].
  */
 export const BROKER_CONFIGS = {
+  'auto.create.topics.enable': bool(true, 'a Metadata request naming an unknown topic creates it (with num.partitions and default.replication.factor)'),
+  'delete.topic.enable': bool(true, 'DeleteTopics may delete topics'),
   'num.partitions': int(1, 'partitions of an auto-created or unspecified topic', { min: 1 }),
   'default.replication.factor': int(1, 'replication factor when a topic does not say', { min: 1 }),
   'min.insync.replicas': int(1, 'cluster default of the topic config', { min: 1 }),
@@ -78,6 +80,9 @@ export const BROKER_CONFIGS = {
   'controller.quorum.retry.backoff.ms': int(20, 'backoff between quorum request retries', { min: 0 }),
   'controller.quorum.append.linger.ms': int(25, 'how long the leader lingers before appending', { min: 0 }),
   'metadata.max.idle.interval.ms': int(500, 'the active controller writes a no-op record when idle this long', { min: 0 }),
+  'max.incremental.fetch.session.cache.slots': int(1000, 'incremental fetch sessions (KIP-227) a broker keeps for clients', { min: 0 }),
+  'min.incremental.fetch.session.eviction.ms': int(120_000, 'a fetch session idle this long may give its slot to a new one', { min: 0 }),
+  'socket.request.max.bytes': int(104_857_600, 'the largest request frame a broker reads; a bigger one closes the connection', { min: 1 }),
   'initial.broker.registration.timeout.ms': int(60_000, 'how long a broker tries to register', { min: 1 }),
 } as const;
 export type BrokerConfig = ConfigOf<typeof BROKER_CONFIGS>;

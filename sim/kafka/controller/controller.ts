@@ -36,6 +36,7 @@ import { registerBroker } from './rules/brokerRegistration';
 import type { ControllerResult, PartitionElection } from './rules/controllerResult';
 import { createTopic } from './rules/createTopic';
 import { createPartitions, type CreatePartitionsRequest, type CreatePartitionsTopicResult } from './rules/createPartitions';
+import { deleteTopics, type DeleteTopicsRequest } from './rules/deleteTopics';
 import { maybeBalancePartitionLeaders } from './rules/preferredLeaderElection';
 import { maybeElectUncleanLeaders } from './rules/uncleanLeaderElection';
 import { IMMEDIATE_RESCHEDULE_MS } from './rules/controllerConfigs';
@@ -69,6 +70,8 @@ export const CONTROLLER_KINDS = defineKinds({
     elr: list(num),
     replicas: list(num),
   },
+  /** DeleteTopics removed a topic (its RemoveTopicRecord was appended). */
+  'controller.topic-deleted': { topic: str, topicId: str },
   /** A broker's registration changed: registered, fenced, unfenced, controlled shutdown. */
   'controller.broker': { broker: num, brokerEpoch: num, change: str, reason: str },
 });
@@ -190,6 +193,8 @@ export class Controller extends Process {
         return this.handleCreateTopics(m as CreateTopicsRequest, reply);
       case 'CreatePartitions':
         return this.handleCreatePartitions(m as CreatePartitionsRequest, reply);
+      case 'DeleteTopics':
+        return this.handleDeleteTopics(m as DeleteTopicsRequest, reply);
       case 'AllocateProducerIds':
         return this.handleAllocateProducerIds(m as AllocateProducerIdsRequest, reply);
       default:
@@ -451,6 +456,13 @@ export class Controller extends Process {
       if (r.records.length > 0) this.write(r, () => {});
     }
     this.write({ records: [], response: undefined, elections: [] }, () => reply({ type: 'CreatePartitionsResponse', results }));
+  }
+
+  /** DeleteTopics: one RemoveTopicRecord per topic, answered once committed [QuorumController.deleteTopics]. */
+  private handleDeleteTopics(req: DeleteTopicsRequest, reply: Reply): void {
+    const r = deleteTopics(this.active!, req.topics);
+    if (this.write(r, () => reply({ type: 'DeleteTopicsResponse', results: r.response })) === null) return;
+    for (const t of r.response) if (t.error === 'NONE') this.trace.emit('controller.topic-deleted', this.id, { topic: t.name ?? '', topicId: t.topicId ?? '' });
   }
 
   private handleAllocateProducerIds(req: AllocateProducerIdsRequest, reply: Reply): void {

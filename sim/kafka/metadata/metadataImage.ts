@@ -135,7 +135,10 @@ export class MetadataImage implements MetadataView {
 
   private readonly topicsById = new Map<string, MutableTopic>();
   private readonly topicIdsByName = new Map<string, string>();
+  /** Live topics in creation order. */
   private readonly topicsInOrder: MutableTopic[] = [];
+  /** Every topic ever created, by ordinal (index keys name topics by ordinal; a deleted one leaves a hole). */
+  private readonly topicsByOrdinal: (MutableTopic | undefined)[] = [];
 
   private readonly brokerRegistrations = new Map<number, BrokerRegistration>();
   private readonly registerOffsets = new Map<number, number>();
@@ -162,9 +165,11 @@ export class MetadataImage implements MetadataView {
   /** An independent copy (for a controller that must be able to drop uncommitted records it replayed). */
   clone(): MetadataImage {
     const c = new MetadataImage(this.nodeId === undefined ? { staticConfig: this.staticConfig } : { staticConfig: this.staticConfig, nodeId: this.nodeId });
+    c.topicsByOrdinal.length = this.topicsByOrdinal.length;
     for (const t of this.topicsInOrder) {
       const copy: MutableTopic = { name: t.name, topicId: t.topicId, ordinal: t.ordinal, partitions: t.partitions.slice() };
       c.topicsInOrder.push(copy);
+      c.topicsByOrdinal[t.ordinal] = copy;
       c.topicsById.set(t.topicId, copy);
       c.topicIdsByName.set(t.name, t.topicId);
     }
@@ -195,10 +200,32 @@ export class MetadataImage implements MetadataView {
       case 'TopicRecord': {
         if (this.topicIdsByName.has(record.name)) throw new Error(`TopicRecord: topic ${record.name} already exists`);
         if (this.topicsById.has(record.topicId)) throw new Error(`TopicRecord: topic id ${record.topicId} already exists`);
-        const t: MutableTopic = { name: record.name, topicId: record.topicId, ordinal: this.topicsInOrder.length, partitions: [] };
+        const t: MutableTopic = { name: record.name, topicId: record.topicId, ordinal: this.topicsByOrdinal.length, partitions: [] };
         this.topicsInOrder.push(t);
+        this.topicsByOrdinal.push(t);
         this.topicsById.set(t.topicId, t);
         this.topicIdsByName.set(t.name, t.topicId);
+        return;
+      }
+      case 'RemoveTopicRecord': {
+        // The partitions leave every index, and the topic's configs go with it
+        // [ReplicationControlManager.replay(RemoveTopicRecord); ConfigurationControlManager.deleteTopicConfigs].
+        const t = this.topicOrThrow(record.topicId, record.type);
+        const none: readonly number[] = [];
+        t.partitions.forEach((p, i) => {
+          const key = t.ordinal * KEY_SPAN + i;
+          this.replicaHosts.update(key, p.replicas, none);
+          this.isrMembers.update(key, p.isr, none);
+          this.elrMembers.update(key, p.elr, none);
+          if (p.leader !== NO_LEADER) this.leaders.remove(p.leader, key);
+          this.leaderless.delete(key);
+          this.imbalanced.delete(key);
+        });
+        this.topicsById.delete(t.topicId);
+        this.topicIdsByName.delete(t.name);
+        this.topicsInOrder.splice(this.topicsInOrder.indexOf(t), 1);
+        this.topicsByOrdinal[t.ordinal] = undefined;
+        this.configs.delete(`TOPIC:${t.name}`);
         return;
       }
       case 'PartitionRecord': {
@@ -340,7 +367,7 @@ export class MetadataImage implements MetadataView {
     const out: TopicIdPartition[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      const t = this.topicsInOrder[Math.floor(k / KEY_SPAN)]!;
+      const t = this.topicsByOrdinal[Math.floor(k / KEY_SPAN)]!;
       out[i] = { topicId: t.topicId, partitionId: k % KEY_SPAN };
     }
     return out;

@@ -129,8 +129,15 @@ export interface ProducerIdsRecord {
   readonly nextProducerId: number;
 }
 
+/** RemoveTopicRecord (apiKey 9): the topic is deleted, with its partitions and its configs. */
+export interface RemoveTopicRecord {
+  readonly type: 'RemoveTopicRecord';
+  readonly topicId: string;
+}
+
 export type MetadataRecord =
   | TopicRecord
+  | RemoveTopicRecord
   | PartitionRecord
   | PartitionChangeRecord
   | RegisterBrokerRecord
@@ -185,6 +192,8 @@ export function metadataRecordBytes(r: MetadataRecord): number {
   switch (r.type) {
     case 'TopicRecord':
       return RECORD_OVERHEAD + stringSize(r.name) + UUID + 1;
+    case 'RemoveTopicRecord':
+      return RECORD_OVERHEAD + UUID + 1;
     case 'PartitionRecord':
       return (
         RECORD_OVERHEAD +

@@ -1,5 +1,7 @@
 import { array, int16, int32, int64, bool, message, string, type MessageOf } from '../codec/schema';
+import { ELIGIBLE_LEADER_REPLICAS_VERSION } from '../../metadata/features';
 import { defineApi } from './api';
+import { code } from './support';
 
 // [ApiVersionsRequest.json, ApiVersionsResponse.json]
 export const ApiVersionsRequest = message('ApiVersionsRequest', '0-4', '3+', [
@@ -20,4 +22,30 @@ export const ApiVersionsResponse = message('ApiVersionsResponse', '0-4', '3+', [
 export type ApiVersionsRequestData = MessageOf<typeof ApiVersionsRequest>;
 export type ApiVersionsResponseData = MessageOf<typeof ApiVersionsResponse>;
 
-export const apiVersions = defineApi({ key: 18, name: 'ApiVersions', request: ApiVersionsRequest, response: ApiVersionsResponse, minVersion: 0, maxVersion: 4 });
+/** KIP-511: client software names and versions must look like this [ApiVersionsRequest.isValid]. */
+const SOFTWARE = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
+
+export const apiVersions = defineApi({
+  key: 18,
+  name: 'ApiVersions',
+  request: ApiVersionsRequest,
+  response: ApiVersionsResponse,
+  minVersion: 0,
+  maxVersion: 4,
+  // [KafkaApis.handleApiVersionsRequest; ApiVersionsResponse.createApiVersionsResponse]
+  handle(ctx, req) {
+    if (ctx.version >= 3 && (!SOFTWARE.test(req.clientSoftwareName) || !SOFTWARE.test(req.clientSoftwareVersion))) {
+      return ctx.respond({ errorCode: code('INVALID_REQUEST') });
+    }
+    const image = ctx.broker.image;
+    const elr = image.featureLevel(ELIGIBLE_LEADER_REPLICAS_VERSION);
+    ctx.respond({
+      errorCode: 0,
+      apiKeys: ctx.state.apis.map((a) => ({ apiKey: a.key, minVersion: a.advertisedMinVersion ?? a.minVersion, maxVersion: a.maxVersion })),
+      // The features this simulator models; the metadata offset stands for the finalized features' epoch.
+      supportedFeatures: [{ name: ELIGIBLE_LEADER_REPLICAS_VERSION, minVersion: 0, maxVersion: 1 }],
+      finalizedFeaturesEpoch: Math.max(0, image.lastOffset),
+      finalizedFeatures: elr > 0 ? [{ name: ELIGIBLE_LEADER_REPLICAS_VERSION, maxVersionLevel: elr, minVersionLevel: elr }] : [],
+    });
+  },
+});

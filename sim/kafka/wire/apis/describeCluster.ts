@@ -1,5 +1,6 @@
 import { array, bool, int16, int32, int8, message, string, type MessageOf } from '../codec/schema';
 import { defineApi } from './api';
+import { aliveBrokerIds, brokerNodes, code, randomAliveBrokerId } from './support';
 
 // [DescribeClusterRequest.json, DescribeClusterResponse.json] (KIP-700)
 export const DescribeClusterRequest = message('DescribeClusterRequest', '0-1', '0+', [
@@ -21,4 +22,23 @@ export const DescribeClusterResponse = message('DescribeClusterResponse', '0-1',
 export type DescribeClusterRequestData = MessageOf<typeof DescribeClusterRequest>;
 export type DescribeClusterResponseData = MessageOf<typeof DescribeClusterResponse>;
 
-export const describeCluster = defineApi({ key: 60, name: 'DescribeCluster', request: DescribeClusterRequest, response: DescribeClusterResponse, minVersion: 0, maxVersion: 1 });
+/** EndpointType [DescribeClusterRequest.json]: 1 brokers, 2 controllers. */
+const BROKERS = 1;
+
+export const describeCluster = defineApi({
+  key: 60,
+  name: 'DescribeCluster',
+  request: DescribeClusterRequest,
+  response: DescribeClusterResponse,
+  minVersion: 0,
+  maxVersion: 1,
+  // [KafkaApis.handleDescribeCluster]: a broker describes brokers only (KIP-919 lets controllers describe themselves).
+  handle(ctx, req) {
+    const b = ctx.broker;
+    if (req.endpointType !== BROKERS) {
+      return ctx.respond({ errorCode: code('UNSUPPORTED_ENDPOINT_TYPE'), errorMessage: `endpoint type ${req.endpointType} is not served by a broker`, endpointType: req.endpointType, clusterId: b.clusterId });
+    }
+    const brokers = brokerNodes(b, aliveBrokerIds(b)).map((n) => ({ brokerId: n.nodeId, host: n.host, port: n.port, rack: n.rack }));
+    ctx.respond({ throttleTimeMs: 0, errorCode: 0, errorMessage: null, endpointType: BROKERS, clusterId: b.clusterId, controllerId: randomAliveBrokerId(b), brokers, clusterAuthorizedOperations: -2147483648 });
+  },
+});

@@ -1,5 +1,7 @@
 import { array, int16, int32, int8, message, scalarArray, string, type MessageOf } from '../codec/schema';
+import type { FindCoordinatorResponse as SimFindCoordinatorResponse } from '../../protocol';
 import { defineApi } from './api';
+import { code } from './support';
 
 // [FindCoordinatorRequest.json, FindCoordinatorResponse.json]; v4+ batches keys (KIP-699).
 export const FindCoordinatorRequest = message('FindCoordinatorRequest', '0-6', '3+', [
@@ -31,4 +33,53 @@ export type FindCoordinatorResponseData = MessageOf<typeof FindCoordinatorRespon
 /** CoordinatorType: 0 GROUP, 1 TRANSACTION, 2 SHARE [FindCoordinatorRequest.CoordinatorType]. */
 export const COORDINATOR_TYPES = ['GROUP', 'TRANSACTION', 'SHARE'] as const;
 
-export const findCoordinator = defineApi({ key: 10, name: 'FindCoordinator', request: FindCoordinatorRequest, response: FindCoordinatorResponse, minVersion: 0, maxVersion: 6 });
+interface Found {
+  key: string;
+  nodeId: number;
+  host: string;
+  port: number;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+export const findCoordinator = defineApi({
+  key: 10,
+  name: 'FindCoordinator',
+  request: FindCoordinatorRequest,
+  response: FindCoordinatorResponse,
+  minVersion: 0,
+  maxVersion: 6,
+  // [KafkaApis.handleFindCoordinatorRequest]; v4+ answers many keys at once.
+  handle(ctx, req) {
+    const b = ctx.broker;
+    const keys = ctx.version < 4 ? [req.key] : req.coordinatorKeys;
+    const found: Found[] = [];
+    const refuse = (key: string, error: 'COORDINATOR_NOT_AVAILABLE' | 'INVALID_REQUEST', message: string) =>
+      found.push({ key, nodeId: -1, host: '', port: -1, errorCode: code(error), errorMessage: message });
+    const answer = () => {
+      if (ctx.version >= 4) return ctx.respond({ throttleTimeMs: 0, coordinators: found });
+      const f = found[0]!;
+      ctx.respond({ throttleTimeMs: 0, errorCode: f.errorCode, errorMessage: f.errorMessage, nodeId: f.nodeId, host: f.host, port: f.port });
+    };
+    const next = (i: number): void => {
+      if (i >= keys.length) return answer();
+      const key = keys[i]!;
+      const type = COORDINATOR_TYPES[req.keyType];
+      if (type === 'TRANSACTION') {
+        refuse(key, 'COORDINATOR_NOT_AVAILABLE', 'this simulated cluster has no transaction coordinator yet');
+        return next(i + 1);
+      }
+      if (type !== 'GROUP') {
+        refuse(key, 'INVALID_REQUEST', `coordinator type ${req.keyType} (${type ?? 'unknown'}) is not served`);
+        return next(i + 1);
+      }
+      ctx.call<SimFindCoordinatorResponse>({ type: 'FindCoordinator', key, keyType: 'GROUP' }, (r) => {
+        const e = r.error === 'NONE' ? b.endpoint(r.nodeId) : undefined;
+        if (r.error === 'NONE' && e) found.push({ key, nodeId: r.nodeId, host: e.host, port: e.port, errorCode: 0, errorMessage: null });
+        else found.push({ key, nodeId: -1, host: '', port: -1, errorCode: code(r.error === 'NONE' ? 'COORDINATOR_NOT_AVAILABLE' : r.error), errorMessage: null });
+        next(i + 1);
+      });
+    };
+    next(0);
+  },
+});

@@ -1,5 +1,7 @@
 import { int16, int32, message, string, type MessageOf } from '../codec/schema';
+import type { HeartbeatResponse as SimHeartbeatResponse } from '../../protocol';
 import { defineApi } from './api';
+import { code } from './support';
 
 // [HeartbeatRequest.json, HeartbeatResponse.json]
 export const HeartbeatRequest = message('HeartbeatRequest', '0-4', '4+', [
@@ -14,4 +16,16 @@ export const HeartbeatResponse = message('HeartbeatResponse', '0-4', '4+', [int3
 export type HeartbeatRequestData = MessageOf<typeof HeartbeatRequest>;
 export type HeartbeatResponseData = MessageOf<typeof HeartbeatResponse>;
 
-export const heartbeat = defineApi({ key: 12, name: 'Heartbeat', request: HeartbeatRequest, response: HeartbeatResponse, minVersion: 0, maxVersion: 4 });
+export const heartbeat = defineApi({
+  key: 12,
+  name: 'Heartbeat',
+  request: HeartbeatRequest,
+  response: HeartbeatResponse,
+  minVersion: 0,
+  maxVersion: 4,
+  // [KafkaApis.handleHeartbeatRequest]
+  handle(ctx, req) {
+    const simRequest = { type: 'Heartbeat', groupId: req.groupId, generationId: req.generationId, memberId: req.memberId, groupInstanceId: req.groupInstanceId };
+    ctx.call<SimHeartbeatResponse>(simRequest, (r) => ctx.respond({ throttleTimeMs: 0, errorCode: code(r.error) }));
+  },
+});

@@ -21,12 +21,13 @@ export type DecodedRequest =
 
 export function decodeRequest(frameBody: Uint8Array): DecodedRequest {
   let header: RequestHeader | null = null;
+  let api: ApiDefinition | undefined;
   try {
     if (frameBody.length < 4) return { kind: 'close', reason: `a request of ${frameBody.length} bytes is shorter than a header`, header: null };
     const probe = new ByteReader(frameBody);
     const apiKey = probe.int16();
     const apiVersion = probe.int16();
-    const api = apiByKey(apiKey);
+    api = apiByKey(apiKey);
     if (!api) return { kind: 'close', reason: `Unknown API key ${apiKey}`, header: null };
     const r = new ByteReader(frameBody);
     header = readRequestHeader(r, requestHeaderVersion(isFlexible(api, apiVersion)));
@@ -40,7 +41,11 @@ export function decodeRequest(frameBody: Uint8Array): DecodedRequest {
     return { kind: 'request', api, header, body };
   } catch (e) {
     const reason = e instanceof WireFormatError ? e.message : `unexpected ${e instanceof Error ? e.name : 'error'}: ${String(e)}`;
-    return { kind: 'close', reason: header ? `Error getting request for apiKey ${header.requestApiKey} version ${header.requestApiVersion}: ${reason}` : `Error parsing request header: ${reason}`, header };
+    return {
+      kind: 'close',
+      reason: header ? `Error getting request for apiKey: ${api?.name ?? header.requestApiKey}, apiVersion: ${header.requestApiVersion}: ${reason}` : `Error parsing request header: ${reason}`,
+      header,
+    };
   }
 }
 
