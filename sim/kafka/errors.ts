@@ -70,6 +70,8 @@ export const KAFKA_ERRORS = {
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   NEW_LEADER_ELECTED: { code: 108, retriable: false },
   FENCED_MEMBER_EPOCH: { code: 110, retriable: false },
+  UNRELEASED_INSTANCE_ID: { code: 111, retriable: false },
+  UNSUPPORTED_ASSIGNOR: { code: 112, retriable: false },
   STALE_MEMBER_EPOCH: { code: 113, retriable: false },
   UNSUPPORTED_ENDPOINT_TYPE: { code: 115, retriable: false },
 } as const;

@@ -67,7 +67,8 @@ export interface PartitionMetadata {
 export interface MetadataResponse extends Req<'MetadataResponse'> {
   readonly brokers: readonly { id: number; rack: string | null }[];
   readonly controllerId: number;
-  readonly topics: readonly { name: string; error: KafkaError; partitions: readonly PartitionMetadata[] }[];
+  /** `topicId` (v10+) lets a KIP-848 member resolve the topic ids of its assignment; absent from older brokers and fakes. */
+  readonly topics: readonly { name: string; topicId?: string; error: KafkaError; partitions: readonly PartitionMetadata[] }[];
 }
 
 // ---- Produce ----
@@ -247,7 +248,7 @@ export interface CreateTopicsResponse extends Req<'CreateTopicsResponse'> {
   readonly topics: readonly { name: string; error: KafkaError; message: string }[];
 }
 
-// ---- Group coordination (classic protocol) ----
+// ---- Group coordination (classic protocol; FindCoordinator and offsets serve both protocols) ----
 
 export interface FindCoordinatorRequest extends Req<'FindCoordinator'> {
   readonly key: string;
@@ -322,6 +323,7 @@ export interface LeaveGroupResponse extends Req<'LeaveGroupResponse'> {
 
 export interface OffsetCommitRequest extends Req<'OffsetCommit'> {
   readonly groupId: string;
+  /** GenerationIdOrMemberEpoch (v9+): the classic generation, or the member epoch of a consumer-protocol member. */
   readonly generationId: number;
   readonly memberId: string;
   readonly groupInstanceId: string | null;
@@ -335,10 +337,49 @@ export interface OffsetCommitResponse extends Req<'OffsetCommitResponse'> {
 export interface OffsetFetchRequest extends Req<'OffsetFetch'> {
   readonly groupId: string;
   readonly partitions: readonly TopicPartition[] | null;
+  /** v9+: a consumer-protocol member says who it is, so a fenced member cannot read (STALE_MEMBER_EPOCH). */
+  readonly memberId?: string | null;
+  readonly memberEpoch?: number;
 }
 export interface OffsetFetchResponse extends Req<'OffsetFetchResponse'> {
   readonly error: KafkaError;
   readonly partitions: readonly { topic: string; partition: number; offset: number; leaderEpoch: number; error: KafkaError }[];
+}
+
+// ---- The consumer group protocol (KIP-848) ----
+
+/** ConsumerGroupHeartbeatRequest TopicPartitions: partitions of one topic, by topic id. */
+export interface ConsumerGroupHeartbeatTopicPartitions {
+  readonly topicId: string;
+  readonly partitions: readonly number[];
+}
+/**
+ * ConsumerGroupHeartbeat (v1, KIP-1082: the member generates its own id). Fields not sent keep their previous
+ * value on the coordinator: null, or -1 for rebalanceTimeoutMs. [clients/src/main/resources/common/message/
+ * ConsumerGroupHeartbeatRequest.json]
+ */
+export interface ConsumerGroupHeartbeatRequest extends Req<'ConsumerGroupHeartbeat'> {
+  readonly groupId: string;
+  readonly memberId: string;
+  /** 0 to join, -1 to leave, -2 for a static member leaving for a while; else the member's epoch. */
+  readonly memberEpoch: number;
+  readonly instanceId: string | null;
+  readonly rackId: string | null;
+  readonly rebalanceTimeoutMs: number;
+  readonly subscribedTopicNames: readonly string[] | null;
+  readonly subscribedTopicRegex: string | null;
+  readonly serverAssignor: string | null;
+  /** What the member owns now; null when unchanged since the last heartbeat. */
+  readonly topicPartitions: readonly ConsumerGroupHeartbeatTopicPartitions[] | null;
+}
+export interface ConsumerGroupHeartbeatResponse extends Req<'ConsumerGroupHeartbeatResponse'> {
+  readonly error: KafkaError;
+  readonly errorMessage: string | null;
+  readonly memberId: string | null;
+  readonly memberEpoch: number;
+  readonly heartbeatIntervalMs: number;
+  /** The member's assignment: sent when it changed, or after a full request; null otherwise. */
+  readonly assignment: { readonly topicPartitions: readonly ConsumerGroupHeartbeatTopicPartitions[] } | null;
 }
 
 /** Every request type a broker serves. */
@@ -356,7 +397,8 @@ export type BrokerRequest =
   | HeartbeatRequest
   | LeaveGroupRequest
   | OffsetCommitRequest
-  | OffsetFetchRequest;
+  | OffsetFetchRequest
+  | ConsumerGroupHeartbeatRequest;
 
 /** Any response (clients route them by correlation id). */
 export type AnyResponse =
@@ -378,7 +420,8 @@ export type AnyResponse =
   | HeartbeatResponse
   | LeaveGroupResponse
   | OffsetCommitResponse
-  | OffsetFetchResponse;
+  | OffsetFetchResponse
+  | ConsumerGroupHeartbeatResponse;
 
 /** Bytes of a request or response on the wire, roughly: a header plus the record batches it carries. */
 export const REQUEST_HEADER_BYTES = 64;

@@ -18,6 +18,7 @@ import { SENDER_KINDS } from '../kafka/client/producer/sender';
 import { CLUSTER_KINDS } from '../kafka/cluster';
 import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
+import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
@@ -37,6 +38,7 @@ export const TRACE_SCHEMA = {
   ...FETCHER_KINDS,
   ...LOG_KINDS,
   ...GROUP_KINDS,
+  ...CONSUMER_GROUP_KINDS,
   ...ADMIN_KINDS,
   ...PRODUCER_KINDS,
   ...SENDER_KINDS,

@@ -21,6 +21,7 @@ import type {
   InitProducerIdRequest,
   ListOffsetsRequest,
   MetadataRequest,
+  MetadataResponse,
   OffsetsForLeaderEpochRequest,
   PartitionMetadata,
   ProduceRequest,
@@ -268,12 +269,12 @@ export class Broker extends Process {
         }
         this.image.replay(r, b.baseOffset + i);
         if (r.type === 'TopicRecord' && configChanged) configChanged.add(r.name);
-        if (r.type === 'ConfigRecord' && configChanged) {
+        if (r.type === 'ConfigRecord' && configChanged && r.resourceType !== 'GROUP') {
           if (r.resourceType === 'TOPIC') configChanged.add(r.resourceName);
           else configChanged = null;
         }
         if (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord') touched.add(`${r.topicId}\u0000${r.partitionId}`);
-        if (r.type === 'ClearElrRecord' || r.type === 'ConfigRecord') for (const t of this.image.topics()) for (let p = 0; p < t.partitions.length; p++) touched.add(`${t.topicId}\u0000${p}`);
+        if (r.type === 'ClearElrRecord' || (r.type === 'ConfigRecord' && r.resourceType !== 'GROUP')) for (const t of this.image.topics()) for (let p = 0; p < t.partitions.length; p++) touched.add(`${t.topicId}\u0000${p}`);
       }
     }
     // Logs opened before the metadata was known (recovery at startup) took Kafka's defaults: give them their
@@ -408,11 +409,12 @@ export class Broker extends Process {
       .brokers()
       .filter((b) => !b.fenced)
       .map((b) => ({ id: b.id, rack: b.rack }));
-    const topics = image
+    const topics: MetadataResponse['topics'][number][] = image
       .topics()
       .filter((t) => !t.name.startsWith('__') && (req.topics === null || req.topics.includes(t.name)))
       .map((t) => ({
         name: t.name,
+        topicId: t.topicId,
         error: 'NONE' as const,
         partitions: t.partitions.map(
           (p, partition): PartitionMetadata => ({
@@ -427,7 +429,7 @@ export class Broker extends Process {
         ),
       }));
     for (const name of req.topics ?? []) {
-      if (!topics.some((t) => t.name === name)) topics.push({ name, error: 'UNKNOWN_TOPIC_OR_PARTITION' as never, partitions: [] });
+      if (!topics.some((t) => t.name === name)) topics.push({ name, error: 'UNKNOWN_TOPIC_OR_PARTITION', partitions: [] });
     }
     const controllerId = Number(/\d+$/.exec(this.controllerNode() ?? '')?.[0] ?? -1);
     this.send(from, { type: 'MetadataResponse', correlationId: req.correlationId, brokers, controllerId, topics }, 64 + 48 * topics.length);

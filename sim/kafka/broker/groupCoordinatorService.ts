@@ -9,7 +9,7 @@ import type { Broker, BrokerExtension } from './broker';
 /** Kafka's internal topic of group metadata and committed offsets. */
 export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
 
-const GROUP_REQUESTS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch']);
+const GROUP_REQUESTS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'ConsumerGroupHeartbeat']);
 
 /**
  * The broker's side of group coordination [core/.../server/KafkaApis.scala; group-coordinator/.../GroupCoordinatorService.java]:
@@ -52,6 +52,13 @@ export class GroupCoordinatorService implements BrokerExtension {
       random: broker.random.fork('group-coordinator'),
       config: broker.config,
       storage,
+      // What the broker's applied metadata says: partition counts and topic ids for consumer groups, group configs.
+      metadata: {
+        partitionCount: (topic) => broker.image.topicByName(topic)?.partitions.length ?? -1,
+        topicId: (topic) => broker.image.topicByName(topic)?.topicId,
+        topicName: (topicId) => broker.image.topicById(topicId)?.name,
+        groupConfig: (groupId) => broker.image.resourceConfigs('GROUP', groupId),
+      },
     });
   }
 

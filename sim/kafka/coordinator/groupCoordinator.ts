@@ -16,6 +16,8 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchRequest,
   type OffsetFetchResponse,
+  type ConsumerGroupHeartbeatRequest,
+  type ConsumerGroupHeartbeatResponse,
   type SyncGroupRequest,
   type SyncGroupResponse,
   type TopicPartition,
@@ -41,6 +43,8 @@ import {
 } from './groupCoordinatorRecords';
 import { partitionForGroup } from './groupCoordinatorPartition';
 import type { CoordinatorRecord, CoordinatorStorage } from './storage';
+import { GroupCoordinatorShard as Shard, type PendingWrite } from './groupCoordinatorShard';
+import { ConsumerGroupManager, type ConsumerGroupConfig, type ConsumerGroupDescription, type CoordinatorMetadata } from './consumerGroupManager';
 import { defineKinds, list, nullable, num, obj, record, str, type KindsOf } from '../../core/traceSchema';
 
 /** The group coordinator's decisions. */
@@ -91,7 +95,8 @@ export type GroupCoordinatorConfig = Pick<
   | 'group.min.session.timeout.ms'
   | 'group.max.session.timeout.ms'
   | 'group.max.size'
->;
+> &
+  ConsumerGroupConfig;
 
 /** What the embedding broker lends the coordinator: its clock and its timers (which die with the broker). */
 export interface CoordinatorHost {
@@ -112,28 +117,19 @@ export interface GroupCoordinatorOptions {
   readonly offsetsRetentionCheckIntervalMs?: number;
   /** Loading a partition takes baseMs plus perRecordUs per record (a simulator estimate). Defaults 5 ms, 1 us. */
   readonly loadTime?: { readonly baseMs: number; readonly perRecordUs: number };
+  /** Topic metadata and group configs as the broker applied them (consumer groups need them); default: none known. */
+  readonly metadata?: CoordinatorMetadata;
 }
 
-export type GroupRequest = JoinGroupRequest | SyncGroupRequest | HeartbeatRequest | LeaveGroupRequest | OffsetCommitRequest | OffsetFetchRequest;
-export type GroupResponse = JoinGroupResponse | SyncGroupResponse | HeartbeatResponse | LeaveGroupResponse | OffsetCommitResponse | OffsetFetchResponse;
+const NO_METADATA: CoordinatorMetadata = { partitionCount: () => -1, topicId: () => undefined, topicName: () => undefined, groupConfig: () => undefined };
+
+export type GroupRequest = JoinGroupRequest | SyncGroupRequest | HeartbeatRequest | LeaveGroupRequest | OffsetCommitRequest | OffsetFetchRequest | ConsumerGroupHeartbeatRequest;
+export type GroupResponse = JoinGroupResponse | SyncGroupResponse | HeartbeatResponse | LeaveGroupResponse | OffsetCommitResponse | OffsetFetchResponse | ConsumerGroupHeartbeatResponse;
 
 /** A JoinGroup of a new member is parked at most this long. [GroupCoordinatorConfig.java `CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`] */
 export const CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
 /** [GroupCoordinatorConfig.java `OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT`] */
 export const OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT = 600_000;
-
-/** The part of the coordinator that serves one partition of __consumer_offsets. [GroupCoordinatorShard.java] */
-class Shard {
-  state: 'loading' | 'active' = 'loading';
-  readonly groups = new Map<string, ClassicGroup>();
-  readonly offsets = new Map<string, Map<string, CommittedOffset>>();
-  loadTimer: TimerId = NO_TIMER;
-  retentionTimer: TimerId = NO_TIMER;
-  constructor(
-    readonly partition: number,
-    readonly leaderEpoch: number,
-  ) {}
-}
 
 /** Timers a group holds outside its members. */
 interface GroupTimers {
@@ -170,6 +166,8 @@ export class GroupCoordinator {
   private readonly timers = new WeakMap<ClassicGroup, GroupTimers>();
   private readonly retentionCheckMs: number;
   private readonly loadTime: { readonly baseMs: number; readonly perRecordUs: number };
+  /** The consumer groups (KIP-848) of every shard. */
+  private readonly consumer: ConsumerGroupManager;
 
   constructor(opts: GroupCoordinatorOptions) {
     this.host = opts.host;
@@ -179,6 +177,22 @@ export class GroupCoordinator {
     this.storage = opts.storage;
     this.retentionCheckMs = opts.offsetsRetentionCheckIntervalMs ?? OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT;
     this.loadTime = opts.loadTime ?? { baseMs: 5, perRecordUs: 1 };
+    const host = this.host;
+    this.consumer = new ConsumerGroupManager({
+      get id() {
+        return host.id;
+      },
+      get now() {
+        return host.now;
+      },
+      trace: this.trace,
+      config: this.config,
+      setTimer: (d, fn) => host.setTimer(d, fn),
+      cancelTimer: (id) => host.cancelTimer(id),
+      write: (shard, records, onDone) => this.write(shard, records, onDone),
+      isCurrent: (shard) => this.shards.get(shard.partition) === shard && shard.state === 'active',
+      metadata: opts.metadata ?? NO_METADATA,
+    });
   }
 
   private get now(): Micros {
@@ -224,22 +238,24 @@ export class GroupCoordinator {
     const log = this.storage.readLog(shard.partition);
     const replayed = replayRecords(log);
     for (const [groupId, value] of replayed.groups) shard.groups.set(groupId, this.groupFromRecord(groupId, value));
+    for (const [groupId, g] of replayed.consumerGroups) shard.consumerGroups.set(groupId, g);
     let offsetCount = 0;
     for (const [groupId, offsets] of replayed.offsets) {
       shard.offsets.set(groupId, offsets);
       offsetCount += offsets.size;
       // Offsets without group metadata belong to a "simple" group (manual assignment). [GroupMetadataManager.java `getOrMaybeCreatePersistedClassicGroup`]
-      if (!shard.groups.has(groupId)) shard.groups.set(groupId, new ClassicGroup(groupId, this.now));
+      if (!shard.groups.has(groupId) && !shard.consumerGroups.has(groupId)) shard.groups.set(groupId, new ClassicGroup(groupId, this.now));
     }
     shard.state = 'active';
     // Every loaded member gets a fresh session. [GroupMetadataManager.java `onLoaded`]
     for (const group of shard.groups.values()) {
       for (const m of group.members.values()) this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
     }
+    this.consumer.onLoaded(shard);
     this.trace.emit('group.load', this.node, {
       partition: shard.partition,
       leaderEpoch: shard.leaderEpoch,
-      groups: [...shard.groups.keys()],
+      groups: [...shard.groups.keys(), ...shard.consumerGroups.keys()],
       offsets: offsetCount,
       records: log.length,
     });
@@ -266,7 +282,9 @@ export class GroupCoordinator {
     this.shards.delete(shard.partition);
     this.host.cancelTimer(shard.loadTimer);
     this.host.cancelTimer(shard.retentionTimer);
-    const ids = [...shard.groups.keys()];
+    const ids = [...shard.groups.keys(), ...shard.consumerGroups.keys()];
+    this.consumer.onUnloaded(shard);
+    shard.consumerGroups.clear();
     for (const group of shard.groups.values()) {
       group.completeAllJoins('NOT_COORDINATOR');
       group.completeAllSyncs('NOT_COORDINATOR');
@@ -316,9 +334,16 @@ export class GroupCoordinator {
         if (unavailable) return send(unavailable);
         return this.commitOffsets(shard!, request, send);
       }
-      case 'OffsetFetch':
-        if (unavailable) return reply({ type: 'OffsetFetchResponse', correlationId: cid, error: unavailable, partitions: [] });
+      case 'OffsetFetch': {
+        const error = unavailable ?? this.offsetFetchError(shard!, request);
+        if (error !== 'NONE') return reply({ type: 'OffsetFetchResponse', correlationId: cid, error, partitions: [] });
         return reply({ type: 'OffsetFetchResponse', correlationId: cid, error: 'NONE', partitions: this.fetchOffsets(shard!, request) });
+      }
+      case 'ConsumerGroupHeartbeat':
+        if (unavailable) {
+          return reply({ type: 'ConsumerGroupHeartbeatResponse', correlationId: cid, error: unavailable, errorMessage: null, memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null });
+        }
+        return this.consumer.heartbeat(shard!, from, request, reply);
     }
   }
 
@@ -326,6 +351,10 @@ export class GroupCoordinator {
 
   private joinGroup(shard: Shard, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
     const isUnknown = req.memberId === UNKNOWN_MEMBER_ID;
+    // An empty consumer group gives way to the classic one (its offsets stay).
+    const converted = this.consumer.classicJoin(shard, req.groupId);
+    if (!converted.ok) return send(joinError(converted.error, req.memberId));
+    if (converted.records.length > 0) this.write(shard, converted.records, () => {});
     let group = shard.groups.get(req.groupId);
     if (!group) {
       if (!isUnknown) return send(joinError('UNKNOWN_MEMBER_ID', req.memberId));
@@ -807,6 +836,13 @@ export class GroupCoordinator {
 
   private commitOffsets(shard: Shard, req: OffsetCommitRequest, send: (error: KafkaError) => void): void {
     let group = shard.groups.get(req.groupId);
+    const consumerGroup = shard.consumerGroups.get(req.groupId);
+    if (consumerGroup) {
+      // Commits to a consumer group carry the member epoch (STALE_MEMBER_EPOCH) and are no heartbeat.
+      const e = this.consumer.validateOffsetCommit(consumerGroup, req.memberId, req.generationId);
+      if (e !== 'NONE') return this.commitDone(req, e, send);
+      return this.writeOffsets(shard, req, send);
+    }
     if (!group) {
       // Without a generation the commit comes from outside group management: a "simple" group is created.
       // (Newer versions answer GROUP_ID_NOT_FOUND otherwise; the older ILLEGAL_GENERATION is what clients handle.)
@@ -821,6 +857,10 @@ export class GroupCoordinator {
       const m = group.member(req.memberId);
       this.rescheduleHeartbeat(shard, group, m, m.sessionTimeoutMs);
     }
+    this.writeOffsets(shard, req, send);
+  }
+
+  private writeOffsets(shard: Shard, req: OffsetCommitRequest, send: (error: KafkaError) => void): void {
     if (req.offsets.length === 0) return this.commitDone(req, 'NONE', send);
     const commitTimestampMs = Math.floor(this.now / 1000);
     const offsets: CommittedOffset[] = req.offsets.map((o) => ({
@@ -860,9 +900,16 @@ export class GroupCoordinator {
     send(error);
   }
 
+  /** A consumer-protocol member reading offsets must be a member at its epoch. [ConsumerGroup.java `validateOffsetFetch`] */
+  private offsetFetchError(shard: Shard, req: OffsetFetchRequest): KafkaError {
+    const g = shard.consumerGroups.get(req.groupId);
+    if (!g) return 'NONE';
+    return this.consumer.validateOffsetFetch(g, req.memberId ?? null, req.memberEpoch ?? -1);
+  }
+
   private fetchOffsets(shard: Shard, req: OffsetFetchRequest): OffsetFetchResponse['partitions'] {
     const group = shard.groups.get(req.groupId);
-    const m = group && !group.is('Dead') ? shard.offsets.get(req.groupId) : undefined;
+    const m = (group && !group.is('Dead')) || shard.consumerGroups.has(req.groupId) ? shard.offsets.get(req.groupId) : undefined;
     if (req.partitions === null) {
       return [...(m?.values() ?? [])].map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, error: 'NONE' as const }));
     }
@@ -911,13 +958,28 @@ export class GroupCoordinator {
 
   // ---- helpers ----
 
-  private write(shard: Shard, records: readonly CoordinatorRecord[], onDone: (error: KafkaError) => void, onLateCommit?: () => void): void {
+  /**
+   * Appends records and calls `onDone` once: when they are committed, when the append fails, or after
+   * offsets.commit.timeout.ms (the records may still commit later: `onLateCommit`). `sync` tells a failure that
+   * happened before anything reached the log (the state built on the records must be undone), as Kafka's runtime
+   * reverts its snapshot when the append itself throws.
+   */
+  private write(shard: Shard, records: readonly CoordinatorRecord[], onDone: (error: KafkaError, sync: boolean) => void, onLateCommit?: () => void): void {
     let finished = false;
+    let appending = true;
+    const pending: PendingWrite = { done: false, waiters: [] };
+    shard.lastWrite = pending;
+    const settle = (): void => {
+      if (pending.done) return;
+      pending.done = true;
+      for (const w of pending.waiters) w();
+    };
     // The operation fails after offsets.commit.timeout.ms; the records may still commit later.
     const timer = this.host.setTimer(ms(this.config['offsets.commit.timeout.ms']), () => {
       if (finished) return;
       finished = true;
-      onDone('REQUEST_TIMED_OUT');
+      onDone('REQUEST_TIMED_OUT', false);
+      settle();
     });
     this.storage.append(shard.partition, records, (error) => {
       this.host.cancelTimer(timer);
@@ -926,8 +988,10 @@ export class GroupCoordinator {
         return;
       }
       finished = true;
-      onDone(error);
+      onDone(error, appending && error !== 'NONE');
+      settle();
     });
+    appending = false;
   }
 
   private groupMetadataValue(group: ClassicGroup, assignment?: ReadonlyMap<string, readonly TopicPartition[]>): GroupMetadataValue {
@@ -982,6 +1046,13 @@ export class GroupCoordinator {
   }
 
   // ---- inspection ----
+
+  /** A consumer group (KIP-848) as `kafka-consumer-groups --describe --members` shows it, or null (not served here, or not one). */
+  describeConsumerGroup(groupId: string): ConsumerGroupDescription | null {
+    const shard = this.shards.get(this.partitionFor(groupId));
+    const g = shard?.state === 'active' ? shard.consumerGroups.get(groupId) : undefined;
+    return g ? this.consumer.describe(g) : null;
+  }
 
   /** The group as `kafka-consumer-groups --describe` would see it, or null when this broker does not serve it. */
   describeGroup(groupId: string): GroupDescription | null {

@@ -1,12 +1,15 @@
 /**
  * The records the group coordinator writes to `__consumer_offsets`, and how a new coordinator rebuilds its
  * state from them. Keys and values are JSON text (Kafka uses versioned binary schemas); the content follows
- * Kafka's GroupMetadataKey/Value and OffsetCommitKey/Value.
+ * Kafka's GroupMetadataKey/Value and OffsetCommitKey/Value, and the ConsumerGroup* records of KIP-848 groups
+ * (consumer/consumerGroupRecords.ts).
  * [group-coordinator/.../GroupCoordinatorRecordHelpers.java; GroupCoordinatorShard.java `replay`]
  */
 import type { JoinGroupProtocol, TopicPartition } from '../protocol';
 import { tpKey } from '../protocol';
 import type { CoordinatorRecord } from './storage';
+import type { ConsumerGroup } from './consumer/consumerGroup';
+import { consumerGroupKeyOf, replayConsumerGroupRecord, type ConsumerGroupKey } from './consumer/consumerGroupRecords';
 
 export interface OffsetAndMetadata {
   /** The next offset to read. */
@@ -43,7 +46,8 @@ export interface GroupMetadataValue {
 
 export type CoordinatorKey =
   | { readonly kind: 'group'; readonly group: string }
-  | { readonly kind: 'offset'; readonly group: string; readonly topic: string; readonly partition: number };
+  | { readonly kind: 'offset'; readonly group: string; readonly topic: string; readonly partition: number }
+  | { readonly kind: 'consumer-group'; readonly group: string; readonly key: ConsumerGroupKey };
 
 export function groupMetadataKey(group: string): string {
   return JSON.stringify(['group', group]);
@@ -59,6 +63,8 @@ export function parseKey(key: string): CoordinatorKey {
   if (k[0] === 'offset' && typeof k[1] === 'string' && typeof k[2] === 'string' && typeof k[3] === 'number') {
     return { kind: 'offset', group: k[1], topic: k[2], partition: k[3] };
   }
+  const cg = consumerGroupKeyOf(k);
+  if (cg) return { kind: 'consumer-group', group: cg.group, key: cg };
   throw new Error(`not a group coordinator key: ${key}`);
 }
 
@@ -81,6 +87,8 @@ export interface ReplayedState {
   readonly groups: Map<string, GroupMetadataValue>;
   /** Group -> "topic-partition" -> committed offset. Every group with offsets appears, with or without a GroupMetadata record. */
   readonly offsets: Map<string, Map<string, CommittedOffset>>;
+  /** Consumer groups (KIP-848), rebuilt by replaying their records. */
+  readonly consumerGroups: Map<string, ConsumerGroup>;
 }
 
 /**
@@ -91,8 +99,13 @@ export interface ReplayedState {
 export function replayRecords(records: readonly CoordinatorRecord[]): ReplayedState {
   const groups = new Map<string, GroupMetadataValue>();
   const offsets = new Map<string, Map<string, CommittedOffset>>();
+  const consumerGroups = new Map<string, ConsumerGroup>();
   for (const r of records) {
     const k = parseKey(r.key);
+    if (k.kind === 'consumer-group') {
+      replayConsumerGroupRecord(consumerGroups, k.key, r.value);
+      continue;
+    }
     if (k.kind === 'group') {
       if (r.value === null) groups.delete(k.group);
       else groups.set(k.group, JSON.parse(r.value) as GroupMetadataValue);
@@ -108,5 +121,5 @@ export function replayRecords(records: readonly CoordinatorRecord[]): ReplayedSt
     const v = JSON.parse(r.value) as OffsetAndMetadata;
     m.set(tpKey(k.topic, k.partition), { topic: k.topic, partition: k.partition, ...v });
   }
-  return { groups, offsets };
+  return { groups, offsets, consumerGroups };
 }

@@ -89,11 +89,12 @@ export interface BrokerRegistrationChangeRecord {
   readonly inControlledShutdown?: true;
 }
 
-export type ConfigResourceType = 'TOPIC' | 'BROKER';
+export type ConfigResourceType = 'TOPIC' | 'BROKER' | 'GROUP';
 
 /**
  * ConfigRecord (apiKey 4). resourceName '' with BROKER is the cluster-wide default; a broker id as a string
- * is that broker's dynamic config. value null deletes the config.
+ * is that broker's dynamic config; GROUP configs belong to a consumer group (consumer.session.timeout.ms, ...,
+ * KIP-848). value null deletes the config.
  */
 export interface ConfigRecord {
   readonly type: 'ConfigRecord';

@@ -13,6 +13,7 @@ import { GroupCoordinator, type GroupRequest, type GroupResponse } from '../../.
 import { partitionForGroup } from '../../../sim/kafka/coordinator/groupCoordinatorPartition';
 import type { CoordinatorRecord, CoordinatorStorage } from '../../../sim/kafka/coordinator/storage';
 import type {
+  ConsumerGroupHeartbeatResponse,
   HeartbeatResponse,
   JoinGroupProtocol,
   JoinGroupResponse,
@@ -60,6 +61,10 @@ export class CoordinatorHarness {
   readonly storage: MemoryStorage;
   readonly config: BrokerConfig;
   coordinator: GroupCoordinator;
+  /** Topic name -> partition count, as the broker's metadata would say (consumer groups read it). */
+  readonly topics = new Map<string, number>();
+  /** Group configs (kafka-configs --entity-type groups). */
+  readonly groupConfigs = new Map<string, Map<string, string>>();
   private cid = 1;
 
   constructor(overrides: Record<string, unknown> = {}, storage?: MemoryStorage, brokerId = 0) {
@@ -85,6 +90,12 @@ export class CoordinatorHarness {
       random: Random.root(1).fork(`broker-${brokerId}`),
       config: this.config,
       storage: this.storage,
+      metadata: {
+        partitionCount: (t) => this.topics.get(t) ?? -1,
+        topicId: (t) => (this.topics.has(t) ? `id-${t}` : undefined),
+        topicName: (id) => (id.startsWith('id-') && this.topics.has(id.slice(3)) ? id.slice(3) : undefined),
+        groupConfig: (g) => this.groupConfigs.get(g),
+      },
     });
   }
 
@@ -162,6 +173,33 @@ export class CoordinatorHarness {
 
   fetchOffsets(group: string, partitions: TopicPartition[] | null, coordinator = this.coordinator): Pending<OffsetFetchResponse> {
     return this.send<OffsetFetchResponse>({ type: 'OffsetFetch', groupId: group, partitions }, 'consumer-1', coordinator);
+  }
+
+  /** A ConsumerGroupHeartbeat (KIP-848); `owned` as {topic: partitions}, null = not sent. */
+  consumerHeartbeat(
+    group: string,
+    memberId: string,
+    memberEpoch: number,
+    opts: { from?: string; instance?: string | null; topics?: string[] | null; owned?: Record<string, number[]> | null; rebalanceTimeoutMs?: number; assignor?: string | null } = {},
+  ): Pending<ConsumerGroupHeartbeatResponse> {
+    const joining = memberEpoch === 0;
+    const owned = opts.owned === undefined ? (joining ? {} : null) : opts.owned;
+    return this.send<ConsumerGroupHeartbeatResponse>(
+      {
+        type: 'ConsumerGroupHeartbeat',
+        groupId: group,
+        memberId,
+        memberEpoch,
+        instanceId: opts.instance ?? null,
+        rackId: null,
+        rebalanceTimeoutMs: opts.rebalanceTimeoutMs ?? (joining ? 300_000 : -1),
+        subscribedTopicNames: opts.topics === undefined ? (joining ? ['t'] : null) : opts.topics,
+        subscribedTopicRegex: null,
+        serverAssignor: opts.assignor ?? null,
+        topicPartitions: owned === null ? null : Object.entries(owned).map(([t, ps]) => ({ topicId: `id-${t}`, partitions: ps })),
+      },
+      opts.from ?? memberId,
+    );
   }
 
   events<K extends TraceKind>(kind: K): TraceEventOf<K>[] {

@@ -29,7 +29,7 @@ class HeterogeneousBuilder {
 
   constructor(
     private readonly group: GroupSpec,
-    private readonly topics: SubscribedTopicDescriber,
+    topics: SubscribedTopicDescriber,
   ) {
     this.memberIds = [...group.members.keys()];
     this.sizes = new Int32Array(this.memberIds.length);
