@@ -36,6 +36,8 @@ export interface KafkaClusterOptions {
   readonly brokerExtensions?: (b: Broker) => BrokerExtension;
   /** What the brokers advertise to real clients (default: `broker-N:9092`). */
   readonly listeners?: BrokerListeners;
+  /** Group configs written at bootstrap (group id -> name -> value). */
+  readonly groupConfigs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Topic-default configs that the first controller writes as cluster-wide configs at bootstrap. */
@@ -74,6 +76,7 @@ export class KafkaCluster {
             config: opts.brokerConfig,
             eligibleLeaderReplicas: opts.eligibleLeaderReplicas,
             clusterConfigs,
+            ...(opts.groupConfigs && Object.keys(opts.groupConfigs).length > 0 && { groupConfigs: opts.groupConfigs }),
           }),
       });
     });

@@ -1,5 +1,5 @@
 import { ValidationError, didYouMean } from '../core/validate';
-import { BROKER_CONFIGS, CONSUMER_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
+import { BROKER_CONFIGS, CONSUMER_CONFIGS, GROUP_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
 import { readConfig, type ConfigDefs } from '../kafka/config/def';
 import type { ScenarioSpec } from './spec';
 
@@ -9,6 +9,7 @@ const SCOPES: ReadonlyMap<string, ConfigDefs> = new Map<string, ConfigDefs>([
   ['consumer', CONSUMER_CONFIGS],
   ['topic', TOPIC_CONFIGS],
   ['broker', BROKER_CONFIGS],
+  ['group', GROUP_CONFIGS],
 ]);
 
 /** The scenario's list each client scope applies to. */
@@ -28,8 +29,9 @@ const CLUSTER_KEYS = ['brokers', 'controllers', 'eligibleLeaderReplicas', 'legac
 
 /**
  * Applies `--set scope.name=value` overrides to a scenario document. Kafka's own config names under a
- * scope (`producer.acks=1`, `topic.min.insync.replicas=2`, `broker.replica.lag.time.max.ms=10000`) apply to
- * every producer, consumer, topic or broker; `cluster.brokers=5` reshapes the cluster. Each mistake is a
+ * scope (`producer.acks=1`, `topic.min.insync.replicas=2`, `broker.replica.lag.time.max.ms=10000`,
+ * `consumer.group.protocol=consumer`, `group.consumer.session.timeout.ms=50000`) apply to every producer,
+ * consumer, topic, broker or consumer group; `cluster.brokers=5` reshapes the cluster. Each mistake is a
  * one-line error naming the flag.
  */
 export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts: OverrideOptions = {}): ScenarioSpec {
@@ -64,13 +66,15 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
     const defs = SCOPES.get(scope);
     if (!defs) {
       const near = didYouMean(scope, [...SCOPES.keys(), 'cluster']);
-      throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker or cluster', near ? `did you mean "${near}"?` : undefined);
+      throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker, group or cluster', near ? `did you mean "${near}"?` : undefined);
     }
     if (!name) throw new ValidationError(path, key, `${scope}.<config name>=value`);
     // Checks the name and the value now, so the error names the flag rather than a scenario field.
     const parsed = readConfig(defs, name, value, path);
     const stored = Array.isArray(parsed) ? parsed.join(',') : parsed;
-    if (scope !== 'broker' && opts.requireTargets !== false) {
+    if (scope === 'group' && opts.requireTargets !== false) {
+      if (!(out.consumers ?? []).some((c) => c.group !== undefined)) throw new ValidationError(path, `${name}=${value}`, 'an override for something the scenario has: it declares no consumer groups');
+    } else if (scope !== 'broker' && opts.requireTargets !== false) {
       const list = SCOPE_LISTS[scope as keyof typeof SCOPE_LISTS];
       if ((out[list] ?? []).length === 0) throw new ValidationError(path, `${name}=${value}`, `an override for something the scenario has: it declares no ${list}`);
     }
@@ -87,6 +91,17 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
       case 'broker':
         out = { ...out, cluster: { ...out.cluster, broker: { ...out.cluster?.broker, [name]: stored } } };
         break;
+      case 'group': {
+        // Every consumer group of the scenario gets the group config.
+        const ids = [...new Set((out.consumers ?? []).flatMap((c) => (c.group === undefined ? [] : [c.group])))];
+        const existing = out.groups ?? [];
+        const groups = ids.map((id) => {
+          const g = existing.find((x) => x.id === id);
+          return { id, config: { ...g?.config, [name]: stored } };
+        });
+        out = { ...out, groups: [...groups, ...existing.filter((g) => !ids.includes(g.id))] };
+        break;
+      }
     }
   }
   return out;

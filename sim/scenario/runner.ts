@@ -181,6 +181,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     staticConfig,
     eligibleLeaderReplicas: s.cluster.eligibleLeaderReplicas,
     legacyHighWatermarkTruncation: s.cluster.legacyHighWatermarkTruncation,
+    groupConfigs: s.groupConfigs,
     ...attachConsumers.brokerExtensions(s, groups),
     ...(opts.listeners && { listeners: opts.listeners }),
   });

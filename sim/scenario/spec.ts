@@ -29,6 +29,8 @@ export interface ScenarioSpec {
   readonly topics?: readonly TopicSpec[];
   readonly producers?: readonly ProducerSpec[];
   readonly consumers?: readonly ConsumerSpec[];
+  /** Group configs (kafka-configs --entity-type groups), set before the clients start. */
+  readonly groups?: readonly GroupConfigSpec[];
   readonly faults?: readonly FaultEntry[];
   /** Operator actions at moments of the run (what an operator does with kafka-topics and friends). */
   readonly actions?: readonly ActionSpec[];
@@ -111,6 +113,13 @@ export interface ConsumerSpec {
   /** Start later than the cluster. */
   readonly start?: number | string;
   readonly zone?: string;
+}
+
+/** The dynamic configs of one consumer group, e.g. {"consumer.session.timeout.ms": 50000} (consumer protocol). */
+export interface GroupConfigSpec {
+  /** A group of the scenario's consumers. */
+  readonly id: string;
+  readonly config: Readonly<Record<string, unknown>>;
 }
 
 /**

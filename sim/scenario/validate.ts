@@ -15,6 +15,7 @@ import { validateSchedule, type Fault, type TargetResolver } from '../world/neme
 import {
   BROKER_CONFIGS,
   CONSUMER_CONFIGS,
+  GROUP_CONFIGS,
   PRODUCER_CONFIGS,
   TOPIC_CONFIGS,
   type BrokerConfig,
@@ -26,6 +27,7 @@ import { effectiveProducerConfig } from '../kafka/client/producer/producerConfig
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
 import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
+import { brokerGroupConsumerConfigError, groupConfigError, unsupportedConsumerConfigs, type GroupConfigName } from '../kafka/config/groupProtocolConfigs';
 import { validateProcessing } from './processing';
 
 /** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
@@ -44,6 +46,8 @@ export interface Scenario {
   readonly topics: readonly ResolvedTopic[];
   readonly producers: readonly ResolvedProducer[];
   readonly consumers: readonly ResolvedConsumer[];
+  /** Group configs by group id (Kafka names -> values as strings), written as GROUP ConfigRecords at bootstrap. */
+  readonly groupConfigs: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly faults: readonly Fault[];
   readonly actions: readonly ScenarioAction[];
   readonly captions: readonly { atUs: Micros; text: string }[];
@@ -104,7 +108,7 @@ export interface ResolvedConsumer {
 /** The longest a scenario may run (its duration; the quiet period comes on top). */
 export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 
-const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'faults', 'actions', 'captions', 'expect', 'trace'] as const;
+const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
@@ -205,6 +209,8 @@ export function validateScenario(raw: unknown): Scenario {
   const zones = Array.from({ length: brokers }, (_, i) => (zonesIn ? zonesIn[i % zonesIn.length]! : racks[i] ?? 'zone-a'));
   const brokerOverrides = readConfigMap(BROKER_CONFIGS, c.broker, 'cluster.broker');
   const brokerConfig = resolveConfig(BROKER_CONFIGS, brokerOverrides, 'cluster.broker');
+  const groupConsumerError = brokerGroupConsumerConfigError(brokerConfig);
+  if (groupConsumerError) throw new ValidationError('cluster.broker', brokerOverrides, 'consistent group.consumer.* configs', groupConsumerError);
   const eligibleLeaderReplicas = c.eligibleLeaderReplicas === undefined ? true : expectBoolean(c.eligibleLeaderReplicas, 'cluster.eligibleLeaderReplicas');
   const legacyHighWatermarkTruncation =
     c.legacyHighWatermarkTruncation === undefined ? false : expectBoolean(c.legacyHighWatermarkTruncation, 'cluster.legacyHighWatermarkTruncation');
@@ -305,6 +311,13 @@ export function validateScenario(raw: unknown): Scenario {
     const overrides = readConfigMap(CONSUMER_CONFIGS, co.config, join(p, 'config'));
     if (group !== null) overrides['group.id'] = group;
     const config = resolveConfig(CONSUMER_CONFIGS, overrides, join(p, 'config'));
+    // The client refuses the configs of the other group protocol. [ConsumerConfig.java `checkUnsupportedConfigsPostProcess`]
+    const refused = unsupportedConsumerConfigs(config['group.protocol'], overrides);
+    if (refused) {
+      const name = refused.names[0]!;
+      const why = config['group.protocol'] === 'consumer' ? 'the coordinator assigns and times sessions: use group.remote.assignor and the group.consumer.* / consumer.* group configs' : 'it only applies to group.protocol=consumer';
+      throw new ValidationError(join(join(p, 'config'), name), overrides[name], `no ${name} with group.protocol=${config['group.protocol']}`, `${refused.message}; ${why}`);
+    }
     const processing = validateProcessing(co.processing, join(p, 'processing'));
     return {
       id: cid,
@@ -316,6 +329,24 @@ export function validateScenario(raw: unknown): Scenario {
       zone: co.zone === undefined ? null : expectString(co.zone, join(p, 'zone')),
     };
   });
+
+  // A group's members all speak one protocol: Kafka mixes them only during an online migration, not simulated here.
+  const protocolOf = new Map<string, { protocol: string; index: number }>();
+  consumers.forEach((c, i) => {
+    if (c.group === null) return;
+    const first = protocolOf.get(c.group);
+    if (!first) return void protocolOf.set(c.group, { protocol: c.config['group.protocol'], index: i });
+    if (first.protocol !== c.config['group.protocol']) {
+      throw new ValidationError(
+        join(join(join('consumers', i), 'config'), 'group.protocol'),
+        c.config['group.protocol'],
+        `group.protocol=${first.protocol} like consumers[${first.index}] of group ${c.group}`,
+        'a group mixes the classic and the consumer protocol only during an online migration, which the simulator does not model; an empty group converts',
+      );
+    }
+  });
+
+  const groupConfigs = readGroupConfigs(o.groups, new Set(consumers.flatMap((c) => (c.group === null ? [] : [c.group]))), brokerConfig);
 
   // faults: validated against the hosts this scenario will have and the Kafka-level selectors
   const hostIds = [
@@ -372,11 +403,32 @@ export function validateScenario(raw: unknown): Scenario {
     topics,
     producers,
     consumers,
+    groupConfigs,
     faults,
     actions,
     captions,
     expect,
   };
+}
+
+/** `groups`: each names a group of the scenario and sets its consumer.* group configs within the broker's bounds. */
+function readGroupConfigs(v: unknown, groups: ReadonlySet<string>, broker: BrokerConfig): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  if (v === undefined) return out;
+  expectArray(v, 'groups').forEach((g, i) => {
+    const p = join('groups', i);
+    const go = expectObject(g, p, ['id', 'config']);
+    const id = expectString(go.id, join(p, 'id'));
+    if (!groups.has(id)) throw new ValidationError(join(p, 'id'), id, `a group of this scenario's consumers (${[...groups].join(', ') || 'none'})`);
+    if (out[id]) throw new ValidationError(join(p, 'id'), id, 'each group once');
+    const values = readConfigMap(GROUP_CONFIGS, go.config, join(p, 'config')) as Partial<Record<GroupConfigName, number>>;
+    for (const [name, value] of Object.entries(values) as [GroupConfigName, number][]) {
+      const e = groupConfigError(name, value, broker, values);
+      if (e) throw new ValidationError(join(join(p, 'config'), name), value, `a value within the broker's group.consumer.* bounds`, e);
+    }
+    out[id] = Object.fromEntries(Object.entries(values).map(([k, x]) => [k, String(x)]));
+  });
+  return out;
 }
 
 /**

@@ -37,6 +37,11 @@ import {
 import { assignOffsets, buildBatch, nextOffset, type RecordBatch } from '../../sim/kafka/records';
 
 /** One partition's log: whole batches with offsets, a high watermark and a log start offset. */
+/** The fake cluster's topic id of a topic (a real one is a random Uuid). */
+export function fakeTopicId(topic: string): string {
+  return `${topic}-topic-id`;
+}
+
 export class FakePartition {
   readonly batches: RecordBatch[] = [];
   logStartOffset = 0;
@@ -91,6 +96,8 @@ export class FakeCluster {
   readonly brokers: number[];
   readonly live = new Map<number, FakeBroker>();
   readonly brokerConfig: BrokerConfig;
+  /** Group configs (consumer.session.timeout.ms, ...), as kafka-configs --entity-type groups sets them. */
+  readonly groupConfigs = new Map<string, Map<string, string>>();
   /** Delay until a coordinator write counts as committed. */
   coordinatorCommitDelayMs = 1;
   /** When set, coordinator writes fail with this error. */
@@ -237,7 +244,19 @@ export class FakeBroker extends Process {
       },
       readLog: (partition) => cluster.offsetsLogs.get(partition) ?? [],
     };
-    this.coordinator = new GroupCoordinator({ host: this, trace: this.trace, random: this.random.fork('group-coordinator'), config: cluster.brokerConfig, storage });
+    this.coordinator = new GroupCoordinator({
+      host: this,
+      trace: this.trace,
+      random: this.random.fork('group-coordinator'),
+      config: cluster.brokerConfig,
+      storage,
+      metadata: {
+        partitionCount: (t) => cluster.topics.get(t)?.length ?? -1,
+        topicId: (t) => (cluster.topics.has(t) ? fakeTopicId(t) : undefined),
+        topicName: (id) => [...cluster.topics.keys()].find((t) => fakeTopicId(t) === id),
+        groupConfig: (g) => cluster.groupConfigs.get(g),
+      },
+    });
   }
 
   override onStart(): void {
@@ -278,6 +297,7 @@ export class FakeBroker extends Process {
       case 'LeaveGroup':
       case 'OffsetCommit':
       case 'OffsetFetch':
+      case 'ConsumerGroupHeartbeat':
         return this.coordinator.handle(from, req as GroupRequest, (r) => this.reply(from, r));
     }
   }
@@ -290,6 +310,7 @@ export class FakeBroker extends Process {
   private metadata(correlationId: number) {
     const topics = [...this.cluster.topics].map(([name, parts]) => ({
       name,
+      topicId: fakeTopicId(name),
       error: 'NONE' as const,
       partitions: parts.map((p) => ({
         partition: p.partition,

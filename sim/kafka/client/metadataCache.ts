@@ -17,6 +17,9 @@ export function brokerIdOf(actorId: string): number | null {
  */
 export class ClientMetadata {
   private readonly topics = new Map<string, PartitionMetadata[]>();
+  /** Topic ids learned from Metadata (v10+), both ways. */
+  private readonly idsByName = new Map<string, string>();
+  private readonly namesById = new Map<string, string>();
   private brokers: number[] = [];
   /** Simulated time of the last successful update (us), -1 never. */
   lastUpdateUs = -1;
@@ -43,6 +46,10 @@ export class ClientMetadata {
     if (this.brokers.length === 0) this.brokers = [...this.bootstrap];
     for (const t of r.topics) {
       if (t.error !== 'NONE') continue;
+      if (t.topicId !== undefined && this.idsByName.get(t.name) !== t.topicId) {
+        this.idsByName.set(t.name, t.topicId);
+        this.namesById.set(t.topicId, t.name);
+      }
       const parts = [...t.partitions].sort((a, b) => a.partition - b.partition);
       const old = this.topics.get(t.name);
       // Never go back to an older leader epoch from a stale broker's answer.
@@ -107,6 +114,14 @@ export class ClientMetadata {
 
   knownBrokers(): readonly number[] {
     return this.brokers;
+  }
+
+  topicId(topic: string): string | undefined {
+    return this.idsByName.get(topic);
+  }
+
+  topicName(topicId: string): string | undefined {
+    return this.namesById.get(topicId);
   }
 
   partitionCount(topic: string): number | null {

@@ -149,3 +149,12 @@ export const CONSUMER_CONFIGS = {
   'metadata.max.age.ms': int(300_000, 'refresh metadata at least this often', { min: 0 }),
 } as const;
 export type ConsumerConfig = ConfigOf<typeof CONSUMER_CONFIGS>;
+
+/**
+ * Group configs of the consumer protocol (kafka-configs --entity-type groups): they override the broker's
+ * group.consumer.* defaults for one group, within group.consumer.min/max.*. [group-coordinator/.../GroupConfig.java]
+ */
+export const GROUP_CONFIGS = {
+  'consumer.session.timeout.ms': int(45_000, 'the group\'s session timeout (default: group.consumer.session.timeout.ms)', { min: 1 }),
+  'consumer.heartbeat.interval.ms': int(5000, 'the group\'s heartbeat interval (default: group.consumer.heartbeat.interval.ms)', { min: 1 }),
+} as const;

@@ -90,6 +90,8 @@ export interface ControllerOptions {
   readonly eligibleLeaderReplicas: boolean;
   /** Cluster-wide topic defaults from the static broker config (min.insync.replicas, ...), written at bootstrap. */
   readonly clusterConfigs: Readonly<Record<string, string>>;
+  /** Group configs written at bootstrap (group id -> name -> value). */
+  readonly groupConfigs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 interface PendingWrite {
@@ -240,6 +242,7 @@ export class Controller extends Process {
         eligibleLeaderReplicas: this.opts.eligibleLeaderReplicas,
         minInsyncReplicas: this.opts.config['min.insync.replicas'],
         clusterConfigs: this.opts.clusterConfigs,
+        ...(this.opts.groupConfigs && { groupConfigs: this.opts.groupConfigs }),
       });
       if (records.length > 0 && this.isFirstBoot()) this.write({ records, response: undefined, elections: [] }, () => {});
     }

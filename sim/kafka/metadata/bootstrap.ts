@@ -11,11 +11,14 @@ export interface BootstrapOptions {
   readonly minInsyncReplicas?: number;
   /** Further cluster-wide dynamic configs (BROKER resource ''), e.g. unclean.leader.election.enable. */
   readonly clusterConfigs?: Readonly<Record<string, string>>;
+  /** Group configs (GROUP resources) an operator set before any client ran: group id -> name -> value. */
+  readonly groupConfigs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /**
- * The records a freshly formatted cluster starts its metadata log with: the finalized feature levels and,
- * with ELR on, a cluster-level min.insync.replicas (ELR requires one rather than per-broker values).
+ * The records a freshly formatted cluster starts its metadata log with: the finalized feature levels,
+ * with ELR on a cluster-level min.insync.replicas (ELR requires one rather than per-broker values), and the
+ * scenario's group configs (as if kafka-configs --entity-type groups ran before the clients started).
  * [metadata/.../controller/ConfigurationControlManager.java `maybeGenerateElrSafetyRecords`;
  * metadata/.../bootstrap/BootstrapMetadata.java]
  */
@@ -31,6 +34,10 @@ export function bootstrapRecords(options: BootstrapOptions = {}): MetadataRecord
   }
   for (const name of Object.keys(cluster).sort()) {
     records.push({ type: 'ConfigRecord', resourceType: 'BROKER', resourceName: '', name, value: cluster[name]! });
+  }
+  for (const group of Object.keys(options.groupConfigs ?? {}).sort()) {
+    const configs = options.groupConfigs![group]!;
+    for (const name of Object.keys(configs).sort()) records.push({ type: 'ConfigRecord', resourceType: 'GROUP', resourceName: group, name, value: configs[name]! });
   }
   return records;
 }

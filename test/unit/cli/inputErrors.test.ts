@@ -44,7 +44,7 @@ describe('names of built-ins are unknown names, not crashes', () => {
     await refused(['run', file(`broker-${name}.json`, JSON.stringify(doc))], /cluster\.broker\..*unknown config/);
     const small = file('small.json', JSON.stringify(SMALL));
     await refused(['run', small, '--set', `producer.${name}=1`], /--set producer\..*unknown config/);
-    await refused(['run', small, '--set', `${name}.acks=1`], /a scope: producer, consumer, topic, broker or cluster/);
+    await refused(['run', small, '--set', `${name}.acks=1`], /a scope: producer, consumer, topic, broker, group or cluster/);
     await refused(['run', small, '--set', `cluster.${name}=1`], /one of cluster\.brokers/);
   });
 

@@ -8,7 +8,10 @@ import { retryBackoff, type ExponentialBackoff } from '../backoff';
 import { brokerActorId, ClientMetadata } from '../metadataCache';
 import { NetworkClient } from '../../net/networkClient';
 import { ConsumerApplication } from './consumerApplication';
-import { ConsumerCoordinator, type CommitKind, type CommitResult } from './consumerCoordinator';
+import { ConsumerCoordinator } from './consumerCoordinator';
+import { ConsumerMembershipManager } from './consumerMembershipManager';
+import type { GroupMembership } from './groupMembership';
+import type { CommitKind, CommitResult } from './groupOffsets';
 import type { PolledPartition } from './consumerHistory';
 import { DeadLetterPublisher } from './deadLetterPublisher';
 import { FetchBuffer, type PolledRecord } from './fetchBuffer';
@@ -39,8 +42,8 @@ export type PollResult = { readonly records: readonly PolledRecord[] } | { reado
 export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 /**
- * Kafka's consumer with the classic group protocol [clients/.../consumer/internals/ClassicKafkaConsumer.java],
- * as a process: poll() finds the coordinator, moves rebalances forward, fetches committed offsets and resets
+ * Kafka's consumer [clients/.../consumer/internals/ClassicKafkaConsumer.java; with group.protocol=consumer the
+ * group membership of AsyncKafkaConsumer.java], as a process: poll() finds the coordinator, moves rebalances forward, fetches committed offsets and resets
  * positions, returns up to max.poll.records buffered records and keeps one fetch in flight per leader. An
  * application loop (consumerApplication.ts) drives it with the scenario's processing model.
  */
@@ -52,7 +55,8 @@ export class Consumer extends Process {
   readonly buffer = new FetchBuffer();
   readonly fetcher: Fetcher;
   readonly offsetFetcher: OffsetFetcher;
-  readonly coordinator: ConsumerCoordinator | null;
+  /** The group membership: the classic protocol or the consumer protocol (KIP-848), as group.protocol says. */
+  readonly coordinator: GroupMembership | null;
   readonly deadLetters: DeadLetterPublisher;
   private readonly backoff: ExponentialBackoff;
   private metadataInFlight = false;
@@ -79,7 +83,7 @@ export class Consumer extends Process {
     this.fetcher = new Fetcher(this);
     this.offsetFetcher = new OffsetFetcher(this);
     this.deadLetters = new DeadLetterPublisher(this);
-    this.coordinator = this.config['group.id'] !== null ? new ConsumerCoordinator(this) : null;
+    this.coordinator = this.config['group.id'] === null ? null : this.config['group.protocol'] === 'consumer' ? new ConsumerMembershipManager(this) : new ConsumerCoordinator(this);
     if (opts.topics && opts.topics.length > 0) {
       if (this.config['group.id'] === null) throw new Error(`${opts.id}: subscribe() needs a group.id`);
       this.subscriptions.subscribe(opts.topics);
@@ -260,7 +264,7 @@ export class Consumer extends Process {
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',
-      generation: this.coordinator?.generation.generationId ?? -1,
+      generation: this.coordinator?.generationId ?? -1,
       count: records.length,
       records: parts,
     });

@@ -20,27 +20,25 @@ import {
   type RebalanceProtocol,
 } from '../../coordinator/assignors/consumerPartitionAssignor';
 import { assignorFor, rebalanceProtocolFor } from '../../coordinator/assignors/partitionAssignmentStrategy';
-import type { NetworkClient, Outcome } from '../../net/networkClient';
+import type { NetworkClient } from '../../net/networkClient';
 import {
   tpKey,
-  type FindCoordinatorResponse,
   type HeartbeatResponse,
   type JoinGroupMember,
   type JoinGroupProtocol,
   type JoinGroupResponse,
   type LeaveGroupResponse,
-  type OffsetCommitResponse,
-  type OffsetFetchResponse,
   type SyncGroupResponse,
   type TopicPartition,
 } from '../../protocol';
 import { retryBackoff, type ExponentialBackoff } from '../backoff';
 import type { ClientMetadata } from '../metadataCache';
-import { brokerActorId } from '../metadataCache';
 import { afterSync, beforeJoin } from './assignmentChange';
 import './consumerHistory';
+import { CoordinatorDiscovery } from './coordinatorDiscovery';
+import { GroupOffsets, type CommitIdentity, type CommitKind, type CommitOffsets, type CommitRefusal, type CommitResult } from './groupOffsets';
+import type { GroupMembership } from './groupMembership';
 import { HeartbeatTimers } from './heartbeat';
-import { resetTargetFor } from './offsetReset';
 import type { SubscriptionState } from './subscriptionState';
 
 export type MemberState = 'UNJOINED' | 'PREPARING_REBALANCE' | 'COMPLETING_REBALANCE' | 'STABLE';
@@ -57,17 +55,7 @@ export const NO_GENERATION: Generation = { generationId: DEFAULT_GENERATION, mem
 /** Extra time a JoinGroup may take beyond the rebalance timeout. [AbstractCoordinator.java `JOIN_GROUP_TIMEOUT_LAPSE`] */
 export const JOIN_GROUP_TIMEOUT_LAPSE_MS = 5000;
 
-/** A commit's outcome, filled in when it completes. */
-export interface CommitResult {
-  done: boolean;
-  ok: boolean;
-  error: string;
-  retriable: boolean;
-}
-
-export type CommitKind = 'auto' | 'before-revoke' | 'sync' | 'async' | 'close';
-
-export type CommitOffsets = readonly { topic: string; partition: number; offset: number; leaderEpoch: number }[];
+export type { CommitKind, CommitOffsets, CommitResult };
 
 export interface ConsumerCoordinatorHost {
   readonly id: string;
@@ -94,15 +82,13 @@ type JoinOutcome = { readonly ok: true; readonly assignment: readonly TopicParti
 /** Errors after which a JoinGroup is simply sent again, at once. [AbstractCoordinator.java `joinGroupIfNeeded`] */
 const REJOIN_AT_ONCE = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'MEMBER_ID_REQUIRED']);
 
-export class ConsumerCoordinator {
+export class ConsumerCoordinator implements GroupMembership {
   readonly groupId: string;
   readonly groupInstanceId: string | null;
   readonly protocol: RebalanceProtocol;
   state: MemberState = 'UNJOINED';
   generation: Generation = NO_GENERATION;
-  private coordinator: number | null = null;
-  private findInFlight = false;
-  private findRetryAtUs = 0;
+  private readonly discovery: CoordinatorDiscovery;
   private rejoinNeeded = true;
   private needsJoinPrepare = true;
   private rejoinReason = 'initial join';
@@ -121,8 +107,7 @@ export class ConsumerCoordinator {
   private heartbeatTimerAt = Infinity;
   private readonly backoff: ExponentialBackoff;
   private nextAutoCommitUs: Micros;
-  private offsetFetchInFlight = false;
-  private offsetFetchRetryAtUs = 0;
+  private readonly offsets: GroupOffsets;
   /** Where the current rebalance started at this member, and what it stopped processing then. */
   private rebalanceStart: { readonly atUs: Micros; readonly paused: readonly string[] } | null = null;
   private closed = false;
@@ -135,6 +120,12 @@ export class ConsumerCoordinator {
     this.protocol = rebalanceProtocolFor(c['partition.assignment.strategy']);
     this.backoff = retryBackoff(c['retry.backoff.ms'], c['retry.backoff.max.ms'], host.random.fork('coordinator-backoff'));
     this.heartbeat = new HeartbeatTimers(c['heartbeat.interval.ms'], c['session.timeout.ms'], c['max.poll.interval.ms'], this.backoff, host.now);
+    this.discovery = new CoordinatorDiscovery(host, this.groupId, () => {
+      // A fresh coordinator: the session starts again. [AbstractCoordinator.java `FindCoordinatorResponseHandler`]
+      this.heartbeat.resetSessionTimeout(this.now);
+      this.scheduleHeartbeat(this.now);
+    });
+    this.offsets = new GroupOffsets(host, this.discovery, this.groupId, () => this.generation.memberId);
     this.nextAutoCommitUs = host.now + ms(c['auto.commit.interval.ms']);
   }
 
@@ -147,11 +138,19 @@ export class ConsumerCoordinator {
   }
 
   get coordinatorId(): number | null {
-    return this.coordinator;
+    return this.discovery.coordinator;
+  }
+
+  private get coordinator(): number | null {
+    return this.discovery.coordinator;
   }
 
   get memberId(): string {
     return this.generation.memberId;
+  }
+
+  get generationId(): number {
+    return this.generation.generationId;
   }
 
   get rebalanceInProgress(): boolean {
@@ -187,7 +186,7 @@ export class ConsumerCoordinator {
     if (this.autoCommitEnabled) consider(this.nextAutoCommitUs);
     if (this.join === null && this.rejoinNeeded) consider(this.joinRetryAtUs);
     if (this.joinPrepare) consider(this.joinPrepare.retryAtUs);
-    if (this.coordinator === null) consider(this.findRetryAtUs);
+    consider(this.discovery.retryAt());
     return t;
   }
 
@@ -202,44 +201,22 @@ export class ConsumerCoordinator {
     this.host.wake();
   }
 
-  // ---- coordinator discovery [AbstractCoordinator.java `ensureCoordinatorReady`, `lookupCoordinator`] ----
+  // ---- coordinator discovery (coordinatorDiscovery.ts) ----
 
   private ensureCoordinatorReady(): boolean {
-    if (this.coordinator !== null) return true;
-    this.lookupCoordinator();
-    return false;
+    return this.discovery.ensureReady();
   }
 
   lookupCoordinator(): void {
-    if (this.findInFlight || this.now < this.findRetryAtUs || this.closed) return;
-    this.findInFlight = true;
-    const node = this.host.leastLoadedNode();
-    const request = { type: 'FindCoordinator' as const, key: this.groupId, keyType: 'GROUP' as const };
-    this.host.net.send<typeof request, FindCoordinatorResponse>(brokerActorId(node), request, { timeoutMs: this.host.config['request.timeout.ms'] }, (o) => {
-      this.findInFlight = false;
-      if (o.ok && o.response.error === 'NONE' && o.response.nodeId >= 0) {
-        this.coordinator = o.response.nodeId;
-        // A fresh coordinator: the session starts again. [AbstractCoordinator.java `FindCoordinatorResponseHandler`]
-        this.heartbeat.resetSessionTimeout(this.now);
-        this.scheduleHeartbeat(this.now);
-      } else {
-        this.findRetryAtUs = this.now + ms(this.host.config['retry.backoff.ms']);
-        this.host.setTimer(ms(this.host.config['retry.backoff.ms']), () => this.host.wake());
-        if (!o.ok) this.host.requestMetadata();
-      }
-      this.host.wake();
-    });
+    this.discovery.lookup();
   }
 
-  /** Forgets the coordinator; the next poll or heartbeat looks it up again. [AbstractCoordinator.java `markCoordinatorUnknown`] */
-  markCoordinatorUnknown(_cause: string): void {
-    if (this.coordinator === null) return;
-    this.coordinator = null;
-    this.host.wake();
+  markCoordinatorUnknown(cause: string): void {
+    this.discovery.markUnknown(cause);
   }
 
   private coordinatorActor(): string {
-    return brokerActorId(this.coordinator!);
+    return this.discovery.actor();
   }
 
   // ---- joining [AbstractCoordinator.java `joinGroupIfNeeded`, `initiateJoinGroup`] ----
@@ -680,46 +657,8 @@ export class ConsumerCoordinator {
 
   /** Partitions without a position ask the group for its committed offsets. */
   refreshCommittedOffsetsIfNeeded(): void {
-    const h = this.host;
-    if (this.offsetFetchInFlight || this.now < this.offsetFetchRetryAtUs) return;
-    const waiting = h.subscriptions.assignedPartitions().filter((s) => s.awaitingCommitted);
-    if (waiting.length === 0) return;
-    if (this.coordinator === null) {
-      this.lookupCoordinator();
-      return;
-    }
-    this.offsetFetchInFlight = true;
-    const request = { type: 'OffsetFetch' as const, groupId: this.groupId, partitions: waiting.map((s) => ({ topic: s.topic, partition: s.partition })) };
-    h.net.send<typeof request, OffsetFetchResponse>(this.coordinatorActor(), request, { timeoutMs: h.config['request.timeout.ms'] }, (o) => {
-      this.offsetFetchInFlight = false;
-      const error = o.ok ? o.response.error : o.error;
-      if (error !== 'NONE') {
-        if (error === 'NOT_COORDINATOR' || error === 'COORDINATOR_NOT_AVAILABLE' || !o.ok) this.markCoordinatorUnknown(error);
-        this.offsetFetchRetryAtUs = this.now + ms(h.config['retry.backoff.ms']);
-        h.setTimer(ms(h.config['retry.backoff.ms']), () => h.wake());
-        h.wake();
-        return;
-      }
-      for (const p of o.ok ? o.response.partitions : []) {
-        const s = h.subscriptions.get(tpKey(p.topic, p.partition));
-        if (!s || !s.awaitingCommitted) continue;
-        if (p.offset >= 0) {
-          // The committed offset is the next record to read.
-          h.subscriptions.seek(s, p.offset, p.leaderEpoch);
-          // A position with a leader epoch is validated against the current leader first (KIP-320).
-          s.validatedLeaderEpoch = p.leaderEpoch >= 0 ? p.leaderEpoch : h.metadata.leaderEpochOf(s.topic, s.partition);
-          continue;
-        }
-        const target = resetTargetFor(h.config['auto.offset.reset']);
-        if (target === null) {
-          s.awaitingCommitted = false;
-          this.failed = true;
-          h.fatal('NoOffsetForPartitionException', `${s.key}: no committed offset and auto.offset.reset=none`);
-          return;
-        }
-        h.subscriptions.requestReset(s, target, 'no committed offset');
-      }
-      h.wake();
+    this.offsets.refreshCommitted(null, () => {
+      this.failed = true;
     });
   }
 
@@ -738,90 +677,42 @@ export class ConsumerCoordinator {
   /** commitAsync: one attempt, no retries. `onDone` runs when it completes. */
   commitOffsetsAsync(offsets: CommitOffsets, kind: CommitKind, onDone?: (r: CommitResult) => void): CommitResult {
     const h = this.host;
-    const result: CommitResult = { done: false, ok: false, error: '', retriable: false };
-    const sentAt = this.now;
-    const complete = (ok: boolean, error: string, retriable: boolean, generation: number): void => {
-      result.done = true;
-      result.ok = ok;
-      result.error = error;
-      result.retriable = retriable;
-      h.trace.emit('consumer.commit', h.id, {
-        group: this.groupId,
-        memberId: this.generation.memberId,
-        generation,
-        source: kind,
-        offsets: offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset })),
-        ok,
-        error,
-        sentAt,
-      });
-      onDone?.(result);
-      h.wake();
-    };
-    if (offsets.length === 0) {
-      result.done = true;
-      result.ok = true;
-      result.error = 'NONE';
-      onDone?.(result);
-      return result;
-    }
-    if (this.coordinator === null) {
-      this.lookupCoordinator();
-      complete(false, 'COORDINATOR_NOT_AVAILABLE', true, this.generation.generationId);
-      return result;
-    }
-    let generation: Generation = NO_GENERATION;
-    if (h.subscriptions.hasAutoAssignedPartitions) {
+    const identity = (): CommitIdentity | CommitRefusal => {
+      if (!h.subscriptions.hasAutoAssignedPartitions) return { memberId: NO_GENERATION.memberId, generationId: NO_GENERATION.generationId, groupInstanceId: null };
       // Only a member of a stable generation may commit. [ConsumerCoordinator.java `sendOffsetCommitRequest`]
       if (this.state !== 'STABLE') {
-        if (this.rebalanceInProgress) complete(false, 'REBALANCE_IN_PROGRESS', true, this.generation.generationId);
-        else complete(false, 'CommitFailedException', false, this.generation.generationId);
-        return result;
+        return this.rebalanceInProgress
+          ? { error: 'REBALANCE_IN_PROGRESS', retriable: true, generationId: this.generation.generationId }
+          : { error: 'CommitFailedException', retriable: false, generationId: this.generation.generationId };
       }
-      generation = this.generation;
-    }
-    const request = {
-      type: 'OffsetCommit' as const,
-      groupId: this.groupId,
-      generationId: generation.generationId,
-      memberId: generation.memberId,
-      groupInstanceId: h.subscriptions.hasAutoAssignedPartitions ? this.groupInstanceId : null,
-      offsets: offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, metadata: '' })),
+      return { memberId: this.generation.memberId, generationId: this.generation.generationId, groupInstanceId: this.groupInstanceId };
     };
-    h.net.send<typeof request, OffsetCommitResponse>(this.coordinatorActor(), request, { timeoutMs: h.config['request.timeout.ms'] }, (o) => {
-      if (!o.ok) {
-        this.markCoordinatorUnknown(o.error);
-        return complete(false, o.error, true, generation.generationId);
-      }
-      const e: KafkaError = o.response.partitions.find((p) => p.error !== 'NONE')?.error ?? o.response.error;
-      switch (e) {
-        case 'NONE':
-          return complete(true, 'NONE', false, generation.generationId);
-        case 'COORDINATOR_LOAD_IN_PROGRESS':
-          return complete(false, e, true, generation.generationId);
-        case 'COORDINATOR_NOT_AVAILABLE':
-        case 'NOT_COORDINATOR':
-        case 'REQUEST_TIMED_OUT':
-          this.markCoordinatorUnknown(e);
-          return complete(false, e, true, generation.generationId);
-        case 'REBALANCE_IN_PROGRESS':
-          // The group is rebalancing: rejoin; this commit is not retried. [OffsetCommitResponseHandler]
-          this.requestRejoin('offset commit failed since group is already rebalancing');
-          return complete(false, e, false, generation.generationId);
-        case 'UNKNOWN_MEMBER_ID':
-        case 'ILLEGAL_GENERATION':
-          // The member was fenced out of the group: CommitFailedException.
-          if (this.generation === generation) this.resetStateAndRejoin(`OffsetCommit: ${e}`, e === 'UNKNOWN_MEMBER_ID');
-          return complete(false, e, false, generation.generationId);
-        case 'FENCED_INSTANCE_ID':
-          this.failed = true;
-          h.fatal(e, `static member ${this.groupInstanceId ?? ''} was fenced by a newer instance`);
-          return complete(false, e, false, generation.generationId);
-        default:
-          return complete(false, e, isRetriable(e), generation.generationId);
-      }
-    });
-    return result;
+    const generation = this.generation;
+    return this.offsets.commit(
+      offsets,
+      kind,
+      identity,
+      (e) => {
+        switch (e) {
+          case 'REBALANCE_IN_PROGRESS':
+            // The group is rebalancing: rejoin; this commit is not retried. [OffsetCommitResponseHandler]
+            this.requestRejoin('offset commit failed since group is already rebalancing');
+            return false;
+          case 'UNKNOWN_MEMBER_ID':
+          case 'ILLEGAL_GENERATION':
+            // The member was fenced out of the group: CommitFailedException.
+            if (this.generation === generation) this.resetStateAndRejoin(`OffsetCommit: ${e}`, e === 'UNKNOWN_MEMBER_ID');
+            return false;
+          case 'FENCED_INSTANCE_ID':
+            this.failed = true;
+            h.fatal(e, `static member ${this.groupInstanceId ?? ''} was fenced by a newer instance`);
+            return false;
+          default:
+            return undefined;
+        }
+      },
+      onDone,
+    );
   }
 
   /**
@@ -829,22 +720,7 @@ export class ConsumerCoordinator {
    * good, or `timeoutMs` (default.api.timeout.ms) runs out. [ConsumerCoordinator.java `commitOffsetsSync`]
    */
   commitOffsetsSync(offsets: CommitOffsets, kind: CommitKind, timeoutMs: number, onDone: (r: CommitResult) => void): void {
-    this.commitSyncLoop(offsets, kind, this.now + ms(timeoutMs), onDone);
-  }
-
-  private commitSyncLoop(offsets: CommitOffsets, kind: CommitKind, deadline: Micros, onDone: (r: CommitResult) => void): void {
-    const retry = (): void => {
-      if (this.now >= deadline) return onDone({ done: true, ok: false, error: 'TimeoutException', retriable: false });
-      this.host.setTimer(ms(this.host.config['retry.backoff.ms']), () => this.commitSyncLoop(offsets, kind, deadline, onDone));
-    };
-    if (this.coordinator === null) {
-      this.lookupCoordinator();
-      return retry();
-    }
-    this.commitOffsetsAsync(offsets, kind, (result) => {
-      if (result.ok || !result.retriable) return onDone(result);
-      retry();
-    });
+    this.offsets.retryUntil(this.now + ms(timeoutMs), (cb) => this.commitOffsetsAsync(offsets, kind, cb), onDone);
   }
 
   // ---- close [ConsumerCoordinator.java `close`; AbstractCoordinator.java `close`] ----
@@ -864,6 +740,7 @@ export class ConsumerCoordinator {
         if (left) return;
         left = true;
         this.closed = true;
+        this.discovery.closed = true;
         this.disableHeartbeat();
         onDone();
       };

@@ -44,8 +44,16 @@ export const CONSUMER_KINDS = defineKinds({
     lost: list(str),
     owned: list(str),
   },
-  /** JoinGroup succeeded: the member is in `generation`. */
+  /**
+   * The member is in the group at `generation`: JoinGroup succeeded (classic), or the first heartbeat answered
+   * with a member epoch (protocol "consumer", KIP-848; `leader` is always false there).
+   */
   'consumer.join': { group: str, memberId: str, generation: num, leader: bool, protocol: str },
+  /**
+   * A consumer-protocol member (KIP-848) changed state: JOINING, RECONCILING, ACKNOWLEDGING, STABLE, FENCED,
+   * PREPARE_LEAVING, LEAVING, UNSUBSCRIBED, STALE or FATAL, at member epoch `memberEpoch`, and why.
+   */
+  'consumer.member': { group: str, memberId: str, memberEpoch: num, state: str, reason: str },
   /** The member starts a rebalance (onJoinPrepare): why, and what it still owns meanwhile. */
   'consumer.rebalance.start': { group: str, memberId: str, generation: num, reason: str, keeps: list(str) },
   /**

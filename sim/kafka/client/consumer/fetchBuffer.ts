@@ -131,7 +131,7 @@ export class FetchBuffer {
         this.buffered.delete(f.key);
         continue;
       }
-      if (s.paused) {
+      if (s.paused || s.pendingRevocation) {
         parked.push(this.queue.shift()!);
         continue;
       }

@@ -29,6 +29,8 @@ export interface PartitionState {
   validatedLeaderEpoch: number;
   /** KafkaConsumer.pause(): not fetched, nothing returned. */
   paused: boolean;
+  /** Being revoked (KIP-848 reconciliation): not fetched, nothing returned, while the commit before it runs. */
+  pendingRevocation: boolean;
   highWatermark: number;
   logStartOffset: number;
 }
@@ -82,7 +84,7 @@ export class SubscriptionState {
 
   /** Can be fetched now. [SubscriptionState.java `isFetchable`] */
   isFetchable(s: PartitionState): boolean {
-    return s.position !== null && !s.paused && !s.awaitingValidation;
+    return s.position !== null && !s.paused && !s.pendingRevocation && !s.awaitingValidation;
   }
 
   /** The positions a commit covers: every assigned partition with a known position. [SubscriptionState.java `allConsumed`] */
@@ -125,6 +127,7 @@ function newState(topic: string, partition: number, key: string): PartitionState
     awaitingValidation: false,
     validatedLeaderEpoch: -1,
     paused: false,
+    pendingRevocation: false,
     highWatermark: -1,
     logStartOffset: -1,
   };
