@@ -2,12 +2,14 @@ import { ms, type Micros } from '../core/time';
 import type { TargetResolver } from '../world/nemesis';
 import type { World } from '../world/world';
 import { Admin, type TopicToCreate } from './admin';
+import { CONSUMER_OFFSETS_TOPIC } from './broker/groupCoordinatorService';
 import { Broker, type BrokerExtension, type BrokerListeners } from './broker/broker';
 import { brokerActorId } from './client/metadataCache';
 import { Producer } from './client/producer/producer';
 import type { ProducerWorkload } from './client/producer/workload';
 import type { BrokerConfig, ProducerConfig } from './config/configs';
 import { Controller } from './controller/controller';
+import { partitionForGroup } from './coordinator/groupCoordinatorPartition';
 import type { MetadataImage } from './metadata/metadataImage';
 import { defineKinds, num, type KindsOf } from '../core/traceSchema';
 
@@ -45,7 +47,7 @@ const CLUSTER_DEFAULT_KEYS = ['min.insync.replicas', 'unclean.leader.election.en
 
 /**
  * A Kafka cluster on a world: controller and broker hosts, an admin client, and the clients added later.
- * It also resolves Kafka-level fault targets (`leader:orders/0`, `controller:active`) from the active
+ * It also resolves Kafka-level fault targets (`leader:orders/0`, `controller:active`, `coordinator:billing`) from the active
  * controller's committed metadata — the omniscient view, never consulted by actors.
  */
 export class KafkaCluster {
@@ -137,9 +139,15 @@ export class KafkaCluster {
   /** Fault targets that only make sense in Kafka terms, resolved when the fault fires. */
   resolver(): TargetResolver {
     return {
-      prefixes: ['leader:', 'follower:', 'controller:', 'broker:'],
+      prefixes: ['leader:', 'follower:', 'controller:', 'broker:', 'coordinator:'],
       hostIds: [],
       resolve: (sel: string) => {
+        // `coordinator:billing`: the broker leading the group's partition of __consumer_offsets.
+        if (sel.startsWith('coordinator:')) {
+          const p = partitionForGroup(sel.slice('coordinator:'.length), this.opts.brokerConfig['offsets.topic.num.partitions']);
+          const leader = this.image()?.partitionByName(CONSUMER_OFFSETS_TOPIC, p)?.leader ?? -1;
+          return leader >= 0 ? [brokerActorId(leader)] : [];
+        }
         if (sel === 'controller:active') {
           const c = this.activeController();
           return c ? [c.id] : [];

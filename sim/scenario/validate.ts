@@ -462,7 +462,7 @@ function readActions(v: unknown, durationUs: Micros, topics: ReadonlyMap<string,
 }
 
 /** The selectors a scenario's faults may use: hosts, zones, racks, tags, and Kafka-level ones. */
-export const KAFKA_SELECTOR_PREFIXES = ['leader:', 'follower:', 'controller:', 'broker:'] as const;
+export const KAFKA_SELECTOR_PREFIXES = ['leader:', 'follower:', 'controller:', 'broker:', 'coordinator:'] as const;
 
 export function scenarioResolver(hostIds: readonly string[]): TargetResolver {
   return {

@@ -188,3 +188,25 @@ describe('kafkasim explore', () => {
     expect(existsSync(join(dir, 'shards', 'findings-no-acked-loss-2-shard1of2.jsonl'))).toBe(true);
   });
 });
+
+describe('kafkasim explore with the consumer group protocol', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kafkasim-explore-kip848-'));
+  // Three members of one group on three partitions; faults hit brokers and consumers alike.
+  const GROUP: ScenarioSpec = {
+    ...STEADY,
+    topics: [{ name: 'orders', partitions: 3, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
+    consumers: ['c1', 'c2', 'c3'].map((id) => ({ id, group: 'billing', topics: ['orders'], config: { 'auto.offset.reset': 'earliest' } })),
+  };
+  const base = join(dir, 'group.json');
+  writeFileSync(base, JSON.stringify(GROUP));
+
+  it('group-exclusivity holds for KIP-848 groups (--set consumer.group.protocol=consumer), and the runs really use it', async () => {
+    const sets = ['--set', 'consumer.group.protocol=consumer'];
+    const r = await cli(['explore', '--property', 'group-exclusivity', '--scenario', base, ...sets, '--faults', 'crash,isolate,pause', '--runs', '12', '--seed', '5', '--workers', '2', '--json', '--out', join(dir, 'out')]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ property: 'group-exclusivity', runs: 12, failures: 0, seed: 5, counterexample: null });
+    const run = runScenario(validateScenario(applyOverrides(GROUP, ['consumer.group.protocol=consumer'])), { hash: false });
+    expect(run.trace.filter((e) => e.kind === 'consumer.join').every((e) => e.protocol === 'consumer')).toBe(true);
+    expect(run.trace.some((e) => e.kind === 'group.consumer.target')).toBe(true);
+  });
+});
