@@ -17,6 +17,41 @@ const SLOT_BITS = 2 ** 24;
 export class SchedulingError extends Error {}
 
 /**
+ * How many events may run without the simulated clock moving on before the run is stopped: far more than any
+ * instant of a healthy run holds (a burst of sends at one moment is thousands), and still only a few seconds
+ * of wall time.
+ */
+export const DEFAULT_STALL_EVENTS = 2_000_000;
+
+/**
+ * The watchdog's verdict: the clock stood still for `events` events, because something re-arms itself at the
+ * same instant for ever. `culprit` says which events were waiting at that instant (whose timer, and its code).
+ */
+export class ClockStalledError extends Error {
+  constructor(
+    readonly atUs: Micros,
+    readonly events: number,
+    readonly culprit: string,
+  ) {
+    super(`the simulated clock stopped at ${formatTime(atUs)}: more than ${events} events ran without it moving on; waiting there: ${culprit}`);
+    this.name = 'ClockStalledError';
+  }
+}
+
+/** Plain words for a pending event: an actor's timer names its actor (see Actor.setTimer), any other its function. */
+function describeEvent(fn: EventFn, arg: unknown): string {
+  const code = (f: unknown) => {
+    const text = String(f).replace(/\s+/g, ' ');
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  const timer = arg as { actor?: { id?: unknown }; fn?: unknown } | null;
+  if (typeof timer === 'object' && timer !== null && typeof timer.actor?.id === 'string' && typeof timer.fn === 'function') {
+    return `a timer of ${timer.actor.id} (${code(timer.fn)})`;
+  }
+  return fn.name ? `${fn.name}()` : code(fn);
+}
+
+/**
  * The discrete-event engine: a binary heap ordered by (time, insertion sequence), so events at equal
  * times run first-in first-out. Keys live in typed arrays (struct of arrays) and payloads in a slot
  * table: a comparison never dereferences an object, which keeps the heap fast with many pending events.
@@ -43,7 +78,14 @@ export class Scheduler {
   private slotCount = 0;
   private cancelledPending = 0;
 
-  constructor(initialCapacity = 1024) {
+  // The watchdog: every `stallEvents` events it looks whether the clock moved since it last looked.
+  private readonly stallEvents: number;
+  private watchLeft: number;
+  private watchedAt: Micros = -1;
+
+  constructor(initialCapacity = 1024, stallEvents = DEFAULT_STALL_EVENTS) {
+    this.stallEvents = stallEvents;
+    this.watchLeft = stallEvents;
     this.hTime = new Float64Array(initialCapacity);
     this.hSeq = new Float64Array(initialCapacity);
     this.hSlot = new Int32Array(initialCapacity);
@@ -128,6 +170,7 @@ export class Scheduler {
         this._now = time;
         this._eventsRun++;
         fn(arg);
+        if (--this.watchLeft === 0) this.watch();
         return true;
       }
       this.cancelledPending--;
@@ -157,6 +200,31 @@ export class Scheduler {
     let ran = 0;
     while (ran < maxEvents && this.step()) ran++;
     return ran;
+  }
+
+  /**
+   * The watchdog's look (once per `stallEvents` events, so it costs nothing per event but a decrement): the
+   * clock must have moved since the last look, else the run is stuck at one instant and stops with a
+   * ClockStalledError naming what was waiting there.
+   */
+  private watch(): void {
+    this.watchLeft = this.stallEvents;
+    if (this._now !== this.watchedAt) {
+      this.watchedAt = this._now;
+      return;
+    }
+    const counts = new Map<string, number>();
+    let waiting = 0;
+    for (let i = 0; i < this.size; i++) {
+      const slot = this.hSlot[i]!;
+      if (this.hTime[i] !== this._now || this.sLive[slot] !== 1) continue;
+      waiting++;
+      const d = describeEvent(this.sFn[slot]!, this.sArg[slot]);
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+    const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+    const culprit = top.length === 0 ? 'nothing is waiting at this instant (the event that ran last re-arms itself)' : `${top.map(([d, n]) => `${d}${n > 1 ? ` ×${n}` : ''}`).join('; ')} (${waiting} event${waiting === 1 ? '' : 's'} waiting at this instant)`;
+    throw new ClockStalledError(this._now, this.stallEvents, culprit);
   }
 
   // ---- slots ----

@@ -1,3 +1,4 @@
+import { ValidationError } from '../core/validate';
 import { runScenario } from '../scenario/runner';
 import type { ScenarioSpec } from '../scenario/spec';
 import { validateScenario } from '../scenario/validate';
@@ -28,6 +29,8 @@ export function runCase(spec: ScenarioSpec, property: RunProperty, opts: Propert
     const verdict = property.evaluate({ trace: r.trace, checks: r.checks }, opts);
     return { ok: verdict.ok, verdict, faults, simulatedMs: r.simulatedMs, engineEvents: r.engineEvents };
   } catch (e) {
+    // A cluster that cannot boot with the drawn configs is a scenario to refuse, not a finding.
+    if (e instanceof ValidationError) throw e;
     const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return { ok: false, verdict: { ok: false, count: 1, examples: [`the simulator threw ${message}`] }, faults, simulatedMs: 0, engineEvents: 0, error: message };
   }

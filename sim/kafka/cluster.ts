@@ -14,6 +14,17 @@ import type { MetadataImage } from './metadata/metadataImage';
 import { defineKinds, num, type KindsOf } from '../core/traceSchema';
 
 /** The cluster's own moments. */
+
+/** The cluster did not come up (see KafkaCluster.boot): `phase` says what it was still waiting for. */
+export class ClusterBootError extends Error {
+  constructor(
+    readonly limitMs: number,
+    readonly phase: string,
+  ) {
+    super(`the cluster did not boot within ${limitMs} ms: ${phase}`);
+    this.name = 'ClusterBootError';
+  }
+}
 export const CLUSTER_KINDS = defineKinds({
   /** The cluster finished booting (controllers elected, brokers unfenced, topics created): scenario time 0. */
   'scenario.start': { bootMs: num },
@@ -185,7 +196,7 @@ export class KafkaCluster {
     const step = ms(50);
     const until = (cond: () => boolean, what: string) => {
       while (!cond()) {
-        if (world.now >= deadline) throw new Error(`the cluster did not boot within ${limitMs} ms: ${what}`);
+        if (world.now >= deadline) throw new ClusterBootError(limitMs, what);
         world.runUntil(world.now + step);
       }
     };
@@ -200,6 +211,10 @@ export class KafkaCluster {
     until(() => admin?.done === true, 'topics were not created');
     const failed = admin!.results.filter((r) => r.error !== 'NONE');
     if (failed.length > 0) throw new Error(`topic creation failed: ${failed.map((f) => `${f.name}: ${f.error} ${f.message}`).join('; ')}`);
+    // Caught up: within one record of the controller's log, or at least as far as where the topics first had
+    // their leaders (a controller writing no-op records every millisecond, metadata.max.idle.interval.ms=1,
+    // moves its log end faster than a broker can follow).
+    let leadersAt = Number.POSITIVE_INFINITY;
     until(() => {
       const img = this.activeController()?.image;
       if (!img) return false;
@@ -207,9 +222,11 @@ export class KafkaCluster {
         const ti = img.topicByName(t.name);
         if (!ti || ti.partitions.some((p) => p.leader < 0)) return false;
       }
+      if (leadersAt === Number.POSITIVE_INFINITY) leadersAt = img.lastOffset;
+      const target = Math.min(img.lastOffset - 1, leadersAt);
       return this.brokerIds.every((b) => {
         const br = this.broker(b);
-        return !!br && br.image.lastOffset >= img.lastOffset - 1 && topics.every((t) => br.image.topicByName(t.name) !== undefined);
+        return !!br && br.image.lastOffset >= target && topics.every((t) => br.image.topicByName(t.name) !== undefined);
       });
     }, 'partitions did not get leaders on every broker');
     world.trace.emit('scenario.start', 'cluster', { bootMs: world.now / 1000 });

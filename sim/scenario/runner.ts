@@ -3,8 +3,9 @@ import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
-import { KafkaCluster } from '../kafka/cluster';
+import { ClusterBootError, KafkaCluster } from '../kafka/cluster';
 import type { BrokerListeners } from '../kafka/broker/broker';
+import { bootFailure } from './bootFailure';
 import type { Producer } from '../kafka/client/producer/producer';
 import type { PartitionLog } from '../kafka/broker/partitionLog';
 import { Admin, type TopicToCreate } from '../kafka/admin';
@@ -187,7 +188,12 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   });
   const topics: TopicToCreate[] = s.topics.map((t) => ({ name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs }));
   topics.push(...consumerTopics(s, groups));
-  const t0 = cluster.boot(topics);
+  let t0: Micros;
+  try {
+    t0 = cluster.boot(topics);
+  } catch (e) {
+    throw e instanceof ClusterBootError ? bootFailure(e, s.cluster) : e;
+  }
   const t0ms = t0 / 1000;
 
   for (const p of s.producers) {

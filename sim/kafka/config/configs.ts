@@ -35,7 +35,8 @@ export type TopicConfig = ConfigOf<typeof TOPIC_CONFIGS>;
 
 /**
  * Broker configs with Kafka 4.x names and defaults [server/.../config/ReplicationConfigs.java,
- * KRaftConfigs.java, ServerLogConfigs.java, GroupCoordinatorConfig.java, raft/QuorumConfig.java].
+ * KRaftConfigs.java, ServerLogConfigs.java, GroupCoordinatorConfig.java, raft/QuorumConfig.java]; the bounds
+ * are Kafka's validators (the controller.quorum.* timings are atLeast(0) in raft/QuorumConfig.java).
  */
 export const BROKER_CONFIGS = {
   'auto.create.topics.enable': bool(true, 'a Metadata request naming an unknown topic creates it (with num.partitions and default.replication.factor)'),
@@ -83,10 +84,10 @@ export const BROKER_CONFIGS = {
   'group.consumer.assignors': listOf(['uniform', 'range'] as const, ['uniform', 'range'], 'server assignors; the first is the default', { minLength: 1 }),
   'group.consumer.migration.policy': oneOf(['bidirectional', 'upgrade', 'downgrade', 'disabled'] as const, 'bidirectional', 'online conversion of a non-empty group between the classic and the consumer protocol'),
   'producer.id.expiration.ms': int(86_400_000, 'producer state expires after this long without writes', { min: 1 }),
-  'controller.quorum.election.timeout.ms': int(1000, 'Raft election timeout (randomised up to twice this)', { min: 1 }),
-  'controller.quorum.fetch.timeout.ms': int(2000, 'a voter without a fetch response for this long starts an election', { min: 1 }),
-  'controller.quorum.election.backoff.max.ms': int(1000, 'cap of the election backoff', { min: 1 }),
-  'controller.quorum.request.timeout.ms': int(2000, 'timeout of quorum requests', { min: 1 }),
+  'controller.quorum.election.timeout.ms': int(1000, 'Raft election timeout (randomised up to twice this)', { min: 0 }),
+  'controller.quorum.fetch.timeout.ms': int(2000, 'a voter without a fetch response for this long starts an election', { min: 0 }),
+  'controller.quorum.election.backoff.max.ms': int(1000, 'cap of the election backoff', { min: 0 }),
+  'controller.quorum.request.timeout.ms': int(2000, 'timeout of quorum requests', { min: 0 }),
   'controller.quorum.retry.backoff.ms': int(20, 'backoff between quorum request retries', { min: 0 }),
   'controller.quorum.append.linger.ms': int(25, 'how long the leader lingers before appending', { min: 0 }),
   'metadata.max.idle.interval.ms': int(500, 'the active controller writes a no-op record when idle this long', { min: 0 }),

@@ -127,7 +127,10 @@ export class LogCleaner {
     for (const log of this.logs()) {
       if (!log.closed && isCompacted(log.config) && busy !== log) log.deleteOldSegments();
     }
-    if (!started) this.schedule(this.config['log.cleaner.backoff.ms'] * 1000);
+    // log.cleaner.backoff.ms=0 (Kafka allows it, atLeast(0)) makes Kafka's thread re-check without pausing; its
+    // clock reads milliseconds, so a re-check once per millisecond is what it can see, and the simulated clock
+    // moves on. [src: LogCleaner.java CleanerThread `doWork` (pause(backoffMs)); CleanerConfig LOG_CLEANER_BACKOFF_MS]
+    if (!started) this.schedule(Math.max(this.config['log.cleaner.backoff.ms'], 1) * 1000);
   }
 
   private schedule(delayUs: Micros): void {

@@ -378,7 +378,12 @@ export class KafkaRaftClient<R> {
         wait = Math.min(wait, this.inFlight.nextTimeout() - now, this.requests.nextTimeout() - now);
         if (wait > 0 && !this.repoll) break;
       }
-      this.scheduleWake(this.io.now() + Math.max(0, wait));
+      // Still due at once after every round: Kafka's client would spin in its poll loop (a timer of 0 ms, such as
+      // the BeginQuorumEpoch interval of controller.quorum.fetch.timeout.ms=1, halved and rounded down); its clock
+      // reads milliseconds, so the next poll that can see anything new is at the next millisecond.
+      // [src: raft/.../KafkaRaftClient.java `poll` (pollCurrentState's timeout); QuorumConfig fetch timeout atLeast(0)]
+      const now = this.io.now();
+      this.scheduleWake(wait > 0 ? now + wait : Math.floor(now / 1000) * 1000 + 1000);
     } finally {
       this.polling = false;
     }

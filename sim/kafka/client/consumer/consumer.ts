@@ -95,7 +95,11 @@ export class Consumer extends Process {
 
   override onStart(): void {
     this.refreshMetadata();
-    const maxAge = ms(this.config['metadata.max.age.ms']);
+    // The periodic refresh is due metadata.max.age.ms after the last one, but never sooner than the refresh
+    // backoff (retry.backoff.ms for a refresh that succeeded), and Kafka's clock reads milliseconds: with
+    // metadata.max.age.ms=0 (allowed, atLeast(0)) it refreshes every retry.backoff.ms instead of without end.
+    // [src: clients/.../Metadata.java `timeToNextUpdate`, `timeToAllowUpdate`; CommonClientConfigs METADATA_MAX_AGE_CONFIG]
+    const maxAge = Math.max(ms(this.config['metadata.max.age.ms']), ms(this.config['retry.backoff.ms']), ms(1));
     const periodic = (): void => {
       this.metadataWanted = true;
       this.refreshMetadata();
