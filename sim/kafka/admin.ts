@@ -24,6 +24,8 @@ export interface TopicToCreate {
   readonly numPartitions: number;
   readonly replicationFactor: number;
   readonly configs: Readonly<Record<string, string>>;
+  /** A manual replica assignment (kafka-topics --replica-assignment); numPartitions and replicationFactor are then -1. */
+  readonly assignments?: readonly (readonly number[])[];
 }
 
 /**

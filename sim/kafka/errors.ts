@@ -34,6 +34,7 @@ export const KAFKA_ERRORS = {
   TOPIC_ALREADY_EXISTS: { code: 36, retriable: false },
   INVALID_PARTITIONS: { code: 37, retriable: false },
   INVALID_REPLICATION_FACTOR: { code: 38, retriable: false },
+  INVALID_REPLICA_ASSIGNMENT: { code: 39, retriable: false },
   INVALID_CONFIG: { code: 40, retriable: false },
   NOT_CONTROLLER: { code: 41, retriable: true },
   INVALID_REQUEST: { code: 42, retriable: false },

@@ -242,6 +242,8 @@ export interface CreateTopicsRequest extends Req<'CreateTopics'> {
     numPartitions: number;
     replicationFactor: number;
     configs: Readonly<Record<string, string>>;
+    /** A manual replica assignment per partition (numPartitions and replicationFactor are then -1). */
+    assignments?: readonly (readonly number[])[];
   }[];
 }
 export interface CreateTopicsResponse extends Req<'CreateTopicsResponse'> {

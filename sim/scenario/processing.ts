@@ -1,6 +1,7 @@
 import { ValidationError, expectArray, expectNumber, expectObject, expectOneOf, expectString, isRecord, join } from '../core/validate';
 import type { PoisonPill, ProcessingModel, ProcessingTime, SeekTarget } from '../kafka/client/consumer/processingModel';
-import { readTime } from './validate';
+import type { Micros } from '../core/time';
+import { readTime, readTimeWithin } from './validate';
 
 const MODEL_FIELDS = ['recordTime', 'commit', 'poisonPills', 'handoff', 'stalls', 'seeks', 'pollTimeoutMs', 'stop'] as const;
 
@@ -8,14 +9,15 @@ const MODEL_FIELDS = ['recordTime', 'commit', 'poisonPills', 'handoff', 'stalls'
  * Reads a consumer's processing model from a scenario document. Times are scenario times (ms or
  * duration texts); the runner shifts them onto the simulated clock.
  */
-export function validateProcessing(raw: unknown, path: string): ProcessingModel {
+export function validateProcessing(raw: unknown, path: string, run: { readonly endUs: Micros; readonly quietUs: Micros } = { endUs: Infinity, quietUs: 0 }): ProcessingModel {
+  const within = (v: unknown, p: string) => readTimeWithin(v, p, run.endUs, 'run', run.quietUs) / 1000;
   if (raw === undefined) return {};
   const o = expectObject(raw, path, MODEL_FIELDS);
   const m: { -readonly [K in keyof ProcessingModel]: ProcessingModel[K] } = {};
   if (o.recordTime !== undefined) m.recordTime = readRecordTime(o.recordTime, join(path, 'recordTime'));
   if (o.commit !== undefined) m.commit = expectOneOf(o.commit, join(path, 'commit'), ['auto', 'sync', 'async', 'before-processing', 'none'] as const);
   if (o.pollTimeoutMs !== undefined) m.pollTimeoutMs = expectNumber(o.pollTimeoutMs, join(path, 'pollTimeoutMs'), { min: 0, max: 600_000 });
-  if (o.stop !== undefined) m.stopMs = readTime(o.stop, join(path, 'stop')) / 1000;
+  if (o.stop !== undefined) m.stopMs = within(o.stop, join(path, 'stop'));
   if (o.handoff !== undefined) {
     const h = expectObject(o.handoff, join(path, 'handoff'), ['maxQueuedRecords']);
     m.handoff = h.maxQueuedRecords === undefined ? {} : { maxQueuedRecords: expectNumber(h.maxQueuedRecords, join(path, 'handoff.maxQueuedRecords'), { min: 1, integer: true }) };
@@ -27,14 +29,14 @@ export function validateProcessing(raw: unknown, path: string): ProcessingModel 
     m.stalls = expectArray(o.stalls, join(path, 'stalls')).map((s, i) => {
       const sp = join(join(path, 'stalls'), i);
       const so = expectObject(s, sp, ['at', 'duration']);
-      return { atMs: readTime(so.at, join(sp, 'at')) / 1000, durationMs: readTime(so.duration, join(sp, 'duration')) / 1000 };
+      return { atMs: within(so.at, join(sp, 'at')), durationMs: readTime(so.duration, join(sp, 'duration')) / 1000 };
     });
   }
   if (o.seeks !== undefined) {
     m.seeks = expectArray(o.seeks, join(path, 'seeks')).map((s, i) => {
       const sp = join(join(path, 'seeks'), i);
       const so = expectObject(s, sp, ['at', 'to']);
-      return { atMs: readTime(so.at, join(sp, 'at')) / 1000, to: readSeek(so.to, join(sp, 'to')) };
+      return { atMs: within(so.at, join(sp, 'at')), to: readSeek(so.to, join(sp, 'to')) };
     });
   }
   return m;

@@ -186,7 +186,11 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     ...attachConsumers.brokerExtensions(s, groups),
     ...(opts.listeners && { listeners: opts.listeners }),
   });
-  const topics: TopicToCreate[] = s.topics.map((t) => ({ name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs }));
+  const topics: TopicToCreate[] = s.topics.map((t) =>
+    t.assignment
+      ? { name: t.name, numPartitions: -1, replicationFactor: -1, configs: t.configs, assignments: t.assignment }
+      : { name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs },
+  );
   topics.push(...consumerTopics(s, groups));
   let t0: Micros;
   try {

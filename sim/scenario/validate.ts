@@ -11,7 +11,9 @@ import {
   join,
 } from '../core/validate';
 import { isKnownCheck, knownCheckNames } from '../check/names';
-import { validateSchedule, type Fault, type TargetResolver } from '../world/nemesis';
+import { validateSchedule, type Fault } from '../world/nemesis';
+import { scenarioResolver, type ScenarioHosts } from './selectors';
+import { CONSUMER_OFFSETS_TOPIC } from '../kafka/broker/groupCoordinatorService';
 import {
   BROKER_CONFIGS,
   CONSUMER_CONFIGS,
@@ -138,6 +140,23 @@ function readId(v: unknown, path: string): string {
   return s;
 }
 
+/**
+ * A topic name as Kafka allows it: letters, digits, ".", "_" and "-", at most 249 characters, neither "." nor
+ * "..". [clients/.../common/internals/Topic.java `validate`]
+ */
+function readTopicName(v: unknown, path: string): string {
+  const s = expectString(v, path);
+  if (s.length > MAX_NAME_LENGTH || !/^[A-Za-z0-9._-]+$/.test(s) || s === '.' || s === '..') {
+    throw new ValidationError(path, s, `a topic name of letters, digits, ".", "_" and "-", not "." or "..", at most ${MAX_NAME_LENGTH} characters`);
+  }
+  return s;
+}
+
+/** Kafka refuses a topic whose name equals another's once "." is read as "_" (their metric names would collide). [Topic.java `hasCollision`] */
+function collisionKey(topic: string): string {
+  return topic.replaceAll('.', '_');
+}
+
 function readKeys(v: unknown, path: string): KeySpec {
   const o = expectObject(v, path, ['kind', 'key', 'count', 's', 'share', 'salts']);
   const kind = expectOneOf(o.kind, join(path, 'kind'), ['none', 'fixed', 'uniform', 'zipf', 'hot', 'salted'] as const);
@@ -159,16 +178,25 @@ function readKeys(v: unknown, path: string): KeySpec {
   }
 }
 
-function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, number>): ProducerWorkload {
+/** A time at or before `limitUs`: the end of the duration (what producers and faults do) or of the whole run. */
+export function readTimeWithin(v: unknown, path: string, limitUs: Micros, what: 'duration' | 'run', quietUs = 0): Micros {
+  const t = readTime(v, path);
+  if (t > limitUs) {
+    throw new ValidationError(path, v, what === 'duration' ? `a time within the duration (${limitUs / 1000} ms)` : `a time within the run (${limitUs / 1000} ms: ${(limitUs - quietUs) / 1000} ms and the quiet period)`);
+  }
+  return t;
+}
+
+function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, number>, durationUs: Micros): ProducerWorkload {
   const o = expectObject(v, path, WORKLOAD_FIELDS);
   const topic = expectString(o.topic, join(path, 'topic'));
   if (!topics.has(topic)) throw new ValidationError(join(path, 'topic'), topic, `a topic of this scenario (${[...topics.keys()].join(', ') || 'none declared'})`);
   const w: { -readonly [K in keyof ProducerWorkload]: ProducerWorkload[K] } = { topic };
   if (o.rate !== undefined) w.rate = expectNumber(o.rate, join(path, 'rate'), { min: 0, max: 1_000_000 });
-  if (o.at !== undefined) w.at = expectArray(o.at, join(path, 'at')).map((t, i) => readTime(t, join(join(path, 'at'), i)) / 1000);
+  if (o.at !== undefined) w.at = expectArray(o.at, join(path, 'at')).map((t, i) => readTimeWithin(t, join(join(path, 'at'), i), durationUs, 'duration') / 1000);
   if (w.rate === undefined && w.at === undefined) throw new ValidationError(join(path, 'rate'), undefined, 'a rate (records per second) or a list of send times in "at"');
-  if (o.start !== undefined) w.startMs = readTime(o.start, join(path, 'start')) / 1000;
-  if (o.stop !== undefined) w.stopMs = readTime(o.stop, join(path, 'stop')) / 1000;
+  if (o.start !== undefined) w.startMs = readTimeWithin(o.start, join(path, 'start'), durationUs, 'duration') / 1000;
+  if (o.stop !== undefined) w.stopMs = readTimeWithin(o.stop, join(path, 'stop'), durationUs, 'duration') / 1000;
   if (o.maxRecords !== undefined) w.maxRecords = expectNumber(o.maxRecords, join(path, 'maxRecords'), { min: 1, integer: true });
   if (o.keys !== undefined) w.keys = readKeys(o.keys, join(path, 'keys'));
   if (o.valueBytes !== undefined) w.valueBytes = expectNumber(o.valueBytes, join(path, 'valueBytes'), { min: 0, max: 100 * 1024 * 1024, integer: true });
@@ -198,6 +226,8 @@ export function validateScenario(raw: unknown): Scenario {
   if (durationUs <= 0) throw new ValidationError('duration', o.duration, 'a duration > 0');
   if (durationUs > MAX_DURATION_US) throw new ValidationError('duration', o.duration, 'at most 24 hours of simulated time');
   const quietUs = o.quiet === undefined ? ms(30_000) : readTime(o.quiet, 'quiet');
+  // Producers and faults act within the duration; captions, consumers and their processing may speak of the quiet period.
+  const endUs = durationUs + quietUs;
 
   // cluster
   const c = o.cluster === undefined ? {} : expectObject(o.cluster, 'cluster', CLUSTER_FIELDS);
@@ -242,33 +272,53 @@ export function validateScenario(raw: unknown): Scenario {
 
   // topics
   const topicNames = new Map<string, number>();
+  const collisions = new Map<string, string>();
   const topics: ResolvedTopic[] = (o.topics === undefined ? [] : expectArray(o.topics, 'topics')).map((t, i) => {
     const p = join('topics', i);
     const to = expectObject(t, p, TOPIC_FIELDS);
-    const name = readId(to.name, join(p, 'name'));
+    const name = readTopicName(to.name, join(p, 'name'));
     if (name.startsWith('__')) throw new ValidationError(join(p, 'name'), name, 'a name that does not start with "__" (internal topics)');
     if (topicNames.has(name)) throw new ValidationError(join(p, 'name'), name, 'a name not used by another topic');
-    const partitions = to.partitions === undefined ? brokerConfig['num.partitions'] : expectNumber(to.partitions, join(p, 'partitions'), { min: 1, max: 10_000, integer: true });
-    const replicationFactor =
-      to.replicationFactor === undefined ? brokerConfig['default.replication.factor'] : expectNumber(to.replicationFactor, join(p, 'replicationFactor'), { min: 1, integer: true });
-    if (replicationFactor > brokers) {
-      throw new ValidationError(join(p, 'replicationFactor'), replicationFactor, `at most the number of brokers (${brokers})`);
-    }
+    const collides = collisions.get(collisionKey(name));
+    if (collides !== undefined) throw new ValidationError(join(p, 'name'), name, `a name that does not collide with topic "${collides}" ("." and "_" are the same in Kafka's metric names)`);
+    collisions.set(collisionKey(name), name);
     const configs: Record<string, string> = {};
     for (const [k, v] of Object.entries(readConfigMap(TOPIC_CONFIGS, to.config, join(p, 'config')))) {
       configs[k] = Array.isArray(v) ? v.join(',') : String(v);
     }
+    // A manual replica assignment (kafka-topics --replica-assignment): partition i on the brokers of list i,
+    // the first its preferred leader; partitions and the replication factor follow from it. It is sent as
+    // CreateTopics sends it (numPartitions and replicationFactor -1), so Kafka's own checks apply too.
+    // [ReplicationControlManager.java `createTopic`, `validateManualPartitionAssignment`]
     let assignment: number[][] | null = null;
     if (to.assignment !== undefined) {
-      const a = expectArray(to.assignment, join(p, 'assignment'));
-      if (a.length !== partitions) throw new ValidationError(join(p, 'assignment'), a, `one replica list per partition (${partitions})`);
+      const ap = join(p, 'assignment');
+      const a = expectArray(to.assignment, ap, { minLength: 1 });
       assignment = a.map((r, j) => {
-        const rp = join(join(p, 'assignment'), j);
+        const rp = join(ap, j);
         const ids = expectArray(r, rp, { minLength: 1 }).map((x, k) => expectNumber(x, join(rp, k), { min: 1, max: brokers, integer: true }));
         if (new Set(ids).size !== ids.length) throw new ValidationError(rp, r, 'distinct broker ids');
-        if (ids.length !== replicationFactor) throw new ValidationError(rp, r, `${replicationFactor} broker ids (the replication factor)`);
         return ids;
       });
+      if (to.partitions !== undefined && assignment.length !== to.partitions) throw new ValidationError(ap, a, `one replica list per partition (${String(to.partitions)})`);
+      assignment.forEach((ids, j) => {
+        const rp = join(ap, j);
+        if (to.replicationFactor !== undefined && ids.length !== to.replicationFactor) throw new ValidationError(rp, ids, `${String(to.replicationFactor)} broker ids (the replication factor)`);
+        if (ids.length !== assignment![0]!.length) throw new ValidationError(rp, ids, `${assignment![0]!.length} broker ids, as many as partition 0 has (every partition has the same replication factor)`);
+      });
+    }
+    const partitions = assignment
+      ? assignment.length
+      : to.partitions === undefined
+        ? brokerConfig['num.partitions']
+        : expectNumber(to.partitions, join(p, 'partitions'), { min: 1, max: 10_000, integer: true });
+    const replicationFactor = assignment
+      ? assignment[0]!.length
+      : to.replicationFactor === undefined
+        ? brokerConfig['default.replication.factor']
+        : expectNumber(to.replicationFactor, join(p, 'replicationFactor'), { min: 1, integer: true });
+    if (replicationFactor > brokers) {
+      throw new ValidationError(join(p, 'replicationFactor'), replicationFactor, `at most the number of brokers (${brokers})`);
     }
     topicNames.set(name, partitions);
     return { name, partitions, replicationFactor, configs, assignment };
@@ -292,8 +342,8 @@ export function validateScenario(raw: unknown): Scenario {
     const conflicts = effectiveProducerConfig(config, new Set(Object.keys(isRecord(po.config) ? po.config : {}))).errors;
     if (conflicts.length > 0) throw new ValidationError(join(p, 'config'), conflicts[0], 'settings Kafka accepts together (it refuses this with a ConfigException)');
     const ws = Array.isArray(po.workload) ? po.workload : [po.workload];
-    if (po.workload === undefined) throw new ValidationError(join(p, 'workload'), undefined, 'a workload (topic and rate) or a list of them');
-    const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames));
+    if (po.workload === undefined || ws.length === 0) throw new ValidationError(join(p, 'workload'), po.workload, 'a workload (topic and rate) or a non-empty list of them');
+    const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames, durationUs));
     return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')) };
   });
 
@@ -318,14 +368,14 @@ export function validateScenario(raw: unknown): Scenario {
       const why = config['group.protocol'] === 'consumer' ? 'the coordinator assigns and times sessions: use group.remote.assignor and the group.consumer.* / consumer.* group configs' : 'it only applies to group.protocol=consumer';
       throw new ValidationError(join(join(p, 'config'), name), overrides[name], `no ${name} with group.protocol=${config['group.protocol']}`, `${refused.message}; ${why}`);
     }
-    const processing = validateProcessing(co.processing, join(p, 'processing'));
+    const processing = validateProcessing(co.processing, join(p, 'processing'), { endUs, quietUs });
     return {
       id: cid,
       group,
       topics: ts,
       config,
       processing,
-      startUs: co.start === undefined ? 0 : readTime(co.start, join(p, 'start')),
+      startUs: co.start === undefined ? 0 : readTimeWithin(co.start, join(p, 'start'), endUs, 'run', quietUs),
       zone: co.zone === undefined ? null : expectString(co.zone, join(p, 'zone')),
     };
   });
@@ -355,17 +405,16 @@ export function validateScenario(raw: unknown): Scenario {
     ...producers.map((p) => p.id),
     ...consumers.map((c) => c.id),
   ];
-  const faults = validateSchedule(o.faults ?? [], scenarioResolver(hostIds), 'faults');
+  const actions = readActions(o.actions, durationUs, topicNames);
+  const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers, actions })), 'faults');
   for (const f of faults) {
     if (f.atUs > durationUs) throw new ValidationError(join(join('faults', f.index), 'at'), f.atUs / 1000, `a time within the duration (${durationUs / 1000} ms)`);
   }
 
-  const actions = readActions(o.actions, durationUs, topicNames);
-
   const captions = (o.captions === undefined ? [] : expectArray(o.captions, 'captions')).map((cp, i) => {
     const p = join('captions', i);
     const co = expectObject(cp, p, ['at', 'text']);
-    return { atUs: readTime(co.at, join(p, 'at')), text: expectString(co.text, join(p, 'text')) };
+    return { atUs: readTimeWithin(co.at, join(p, 'at'), endUs, 'run', quietUs), text: expectString(co.text, join(p, 'text')) };
   });
 
   const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ExpectationSpec => {
@@ -461,13 +510,28 @@ function readActions(v: unknown, durationUs: Micros, topics: ReadonlyMap<string,
   return entries;
 }
 
-/** The selectors a scenario's faults may use: hosts, zones, racks, tags, and Kafka-level ones. */
-export const KAFKA_SELECTOR_PREFIXES = ['leader:', 'follower:', 'controller:', 'broker:', 'coordinator:'] as const;
-
-export function scenarioResolver(hostIds: readonly string[]): TargetResolver {
-  return {
-    prefixes: ['zone:', 'rack:', 'tag:', ...KAFKA_SELECTOR_PREFIXES],
-    hostIds,
-    resolve: () => null,
-  };
+/** What the scenario's hosts and topics will be, for the validator's resolver (selectors that can never match are refused). */
+function scenarioHosts(x: {
+  hostIds: readonly string[];
+  brokerConfig: BrokerConfig;
+  brokers: number;
+  racks: readonly (string | null)[];
+  zones: readonly string[];
+  topics: readonly ResolvedTopic[];
+  producers: readonly ResolvedProducer[];
+  consumers: readonly ResolvedConsumer[];
+  actions: readonly ScenarioAction[];
+}): ScenarioHosts {
+  // As the cluster builds them: controllers in the brokers' zones, clients in theirs or the first one.
+  const zones = [...x.zones, ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'), ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a')];
+  const racks = [...x.racks.map((r) => r ?? 'rack-0'), ...[...new Set(x.zones)].map((z) => `controller-rack-${z}`)];
+  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 ? ['consumer'] : []), ...(x.actions.length > 0 ? ['operator'] : [])];
+  const topics = new Map<string, { partitions: number; replicationFactor: number }>();
+  for (const t of x.topics) topics.set(t.name, { partitions: t.partitions, replicationFactor: t.replicationFactor });
+  for (const a of x.actions) topics.set(a.topic, { ...topics.get(a.topic)!, partitions: Math.max(topics.get(a.topic)!.partitions, a.count) });
+  if (x.consumers.some((c) => c.group !== null)) {
+    topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: Math.min(x.brokerConfig['offsets.topic.replication.factor'], x.brokers) });
+  }
+  const groups = x.consumers.flatMap((c) => (c.group === null ? [] : [c.group]));
+  return { hostIds: x.hostIds, zones, racks, tags, brokers: x.brokers, topics, groups };
 }

@@ -82,6 +82,12 @@ export interface TargetResolver {
   readonly hostIds: readonly string[];
   /** The host ids a selector means now (may be empty); null if the selector is unknown. */
   resolve(selector: string): string[] | null;
+  /**
+   * Why a selector with a known prefix can never match what this resolver knows (a zone no host is in, a
+   * broker id there is not), as "what is allowed" for the error; undefined when it can. Checked when a schedule
+   * is validated; a resolver that cannot tell leaves it out.
+   */
+  refuse?(selector: string): string | undefined;
 }
 
 /** A validated entry with times in microseconds. */
@@ -105,7 +111,10 @@ function readSelectors(v: unknown, path: string, resolver: TargetResolver): stri
   return arr.map((s, i) => {
     const p = join(path, i);
     const sel = expectString(s, p);
-    if (sel === '*' || resolver.hostIds.includes(sel) || resolver.prefixes.some((x) => sel.startsWith(x) && sel.length > x.length)) {
+    if (sel === '*' || resolver.hostIds.includes(sel)) return sel;
+    if (resolver.prefixes.some((x) => sel.startsWith(x) && sel.length > x.length)) {
+      const allowed = resolver.refuse?.(sel);
+      if (allowed !== undefined) throw new ValidationError(p, sel, allowed);
       return sel;
     }
     // A typo in a prefix ("zon:z1") or in a host id ("brokr-1").

@@ -438,7 +438,7 @@ export class Controller extends Process {
     for (const t of req.topics) {
       const r = createTopic(
         this.active!,
-        { name: t.name, numPartitions: t.numPartitions, replicationFactor: t.replicationFactor, configs: t.configs },
+        { name: t.name, numPartitions: t.numPartitions, replicationFactor: t.replicationFactor, configs: t.configs, ...(t.assignments && { assignments: t.assignments }) },
         this.placementRandom,
         newUuid(this.idRandom),
         { numPartitions: this.opts.config['num.partitions'], replicationFactor: this.opts.config['default.replication.factor'] },

@@ -148,6 +148,41 @@ describe('createTopic [ReplicationControlManager.createTopic]', () => {
     }
   });
 
+  it('a manual assignment places each partition as its list says: the first active broker leads, fenced ones stay out of the ISR', () => {
+    const c = new TestCluster({ elr: true });
+    for (const b of [1, 2, 3]) c.startBroker(b);
+    c.unfence(2);
+    c.unfence(3);
+    const r = createTopic(c.image, { name: 'm', numPartitions: -1, replicationFactor: -1, assignments: [[3, 1], [1, 2], [2, 3]] }, Random.root(1), 'M');
+    expect(r.response).toEqual({ error: 'NONE', message: '', topicId: 'M', numPartitions: 3, replicationFactor: 2 });
+    const parts = r.records.filter((x): x is PartitionRecord => x.type === 'PartitionRecord');
+    expect(parts.map((p) => [p.replicas, p.isr, p.leader])).toEqual([
+      [[3, 1], [3], 3],
+      [[1, 2], [2], 2],
+      [[2, 3], [2, 3], 2],
+    ]);
+  });
+
+  it('a manual assignment is refused as Kafka refuses it', () => {
+    const c = cluster();
+    const err = (assignments: number[][], more: Partial<Parameters<typeof createTopic>[1]> = {}) =>
+      createTopic(c.image, { name: 'a', numPartitions: -1, replicationFactor: -1, assignments, ...more }, Random.root(1), 'A').response;
+    expect(err([[1, 2]], { replicationFactor: 2 })).toMatchObject({ error: 'INVALID_REQUEST', message: 'A manual partition assignment was specified, but replication factor was not set to -1.' });
+    expect(err([[1, 2]], { numPartitions: 1 })).toMatchObject({ error: 'INVALID_REQUEST', message: 'A manual partition assignment was specified, but numPartitions was not set to -1.' });
+    expect(err([[1], []])).toMatchObject({ error: 'INVALID_REPLICA_ASSIGNMENT', message: 'The manual partition assignment includes an empty replica list.' });
+    expect(err([[1, 7]])).toMatchObject({ error: 'INVALID_REPLICA_ASSIGNMENT', message: 'The manual partition assignment includes broker 7, but no such broker is registered.' });
+    expect(err([[2, 1, 2]])).toMatchObject({ error: 'INVALID_REPLICA_ASSIGNMENT', message: 'The manual partition assignment includes the broker 2 more than once.' });
+    expect(err([[1, 2], [3]]).message).toBe('The manual partition assignment includes a partition with 1 replica(s), but this is not consistent with previous partitions, which have 2 replica(s).');
+    const fenced = new TestCluster({ elr: true });
+    fenced.startBroker(1);
+    fenced.startBroker(2);
+    fenced.unfence(2);
+    expect(createTopic(fenced.image, { name: 'f', numPartitions: -1, replicationFactor: -1, assignments: [[2], [1]] }, Random.root(1), 'F').response).toMatchObject({
+      error: 'INVALID_REPLICA_ASSIGNMENT',
+      message: 'All brokers specified in the manual partition assignment for partition 1 are fenced or in controlled shutdown.',
+    });
+  });
+
   it('all brokers fenced: INVALID_REPLICATION_FACTOR', () => {
     const c = new TestCluster({ elr: true });
     c.startBroker(1);

@@ -13,6 +13,8 @@ export interface CreatableTopic {
   readonly numPartitions: number;
   readonly replicationFactor: number;
   readonly configs?: Readonly<Record<string, string>>;
+  /** A manual replica assignment: partition i on the brokers of list i (then numPartitions and replicationFactor are -1). */
+  readonly assignments?: readonly (readonly number[])[];
 }
 
 export interface CreateTopicDefaults {
@@ -76,6 +78,7 @@ export function createTopic(
     if (def.read(configs[name]) === undefined) return failure('INVALID_CONFIG', `${name}=${configs[name]} is not ${def.allowed}`);
   }
 
+  if (topic.assignments !== undefined && topic.assignments.length > 0) return createAssigned(image, topic, topicId, configNames, configs);
   if (topic.replicationFactor < -1 || topic.replicationFactor === 0) {
     return failure('INVALID_REPLICATION_FACTOR', 'The replication factor must be above 0, or -1 for the default.');
   }
@@ -90,11 +93,7 @@ export function createTopic(
     return failure('INVALID_REPLICATION_FACTOR', `Cannot place ${replicationFactor} replica(s) of each partition: ${placement.message}.`);
   }
 
-  const records: MetadataRecord[] = [{ type: 'TopicRecord', name: topic.name, topicId }];
-  for (const name of configNames) {
-    records.push({ type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: topic.name, name, value: configs[name]! });
-  }
-  if (image.elrEnabled() && configNames.includes('min.insync.replicas')) records.push({ type: 'ClearElrRecord', topicName: topic.name });
+  const records = topicRecords(image, topic.name, topicId, configNames, configs);
   for (let p = 0; p < placement.assignments.length; p++) {
     const record = newPartitionRecord(image, topicId, p, placement.assignments[p]!);
     if (!record) {
@@ -103,6 +102,53 @@ export function createTopic(
     records.push(record);
   }
   return { records, response: { error: 'NONE', message: '', topicId, numPartitions, replicationFactor }, elections: [] };
+}
+
+/** The TopicRecord, the topic's ConfigRecords, and the ClearElrRecord a min.insync.replicas setting makes under ELR. */
+function topicRecords(image: MetadataView, name: string, topicId: string, configNames: readonly string[], configs: Readonly<Record<string, string>>): MetadataRecord[] {
+  const records: MetadataRecord[] = [{ type: 'TopicRecord', name, topicId }];
+  for (const c of configNames) records.push({ type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: name, name: c, value: configs[c]! });
+  if (image.elrEnabled() && configNames.includes('min.insync.replicas')) records.push({ type: 'ClearElrRecord', topicName: name });
+  return records;
+}
+
+/**
+ * CreateTopics with a manual replica assignment: numPartitions and replicationFactor must be -1; each list must be
+ * non-empty, name registered brokers once each, and be as long as the first; at least one of its brokers must be
+ * active. Partition i is placed as list i says, its first active broker leads.
+ * [ReplicationControlManager.java `createTopic` (topic.assignments()), `validateManualPartitionAssignment`]
+ */
+function createAssigned(
+  image: MetadataView,
+  topic: CreatableTopic,
+  topicId: string,
+  configNames: readonly string[],
+  configs: Readonly<Record<string, string>>,
+): ControllerResult<CreateTopicReply> {
+  const assignments = topic.assignments!;
+  if (topic.replicationFactor !== -1) return failure('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
+  if (topic.numPartitions !== -1) return failure('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
+  const registered = new Set(image.brokers().map((b) => b.id));
+  const records = topicRecords(image, topic.name, topicId, configNames, configs);
+  for (let p = 0; p < assignments.length; p++) {
+    const replicas = assignments[p]!;
+    if (replicas.length === 0) return failure('INVALID_REPLICA_ASSIGNMENT', 'The manual partition assignment includes an empty replica list.');
+    const sorted = [...replicas].sort((a, b) => a - b);
+    for (let i = 0; i < sorted.length; i++) {
+      if (!registered.has(sorted[i]!)) return failure('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes broker ${sorted[i]}, but no such broker is registered.`);
+      if (i > 0 && sorted[i] === sorted[i - 1]) return failure('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the broker ${sorted[i]} more than once.`);
+    }
+    if (replicas.length !== assignments[0]!.length) {
+      return failure(
+        'INVALID_REPLICA_ASSIGNMENT',
+        `The manual partition assignment includes a partition with ${replicas.length} replica(s), but this is not consistent with previous partitions, which have ${assignments[0]!.length} replica(s).`,
+      );
+    }
+    const record = newPartitionRecord(image, topicId, p, replicas);
+    if (!record) return failure('INVALID_REPLICA_ASSIGNMENT', `All brokers specified in the manual partition assignment for partition ${p} are fenced or in controlled shutdown.`);
+    records.push(record);
+  }
+  return { records, response: { error: 'NONE', message: '', topicId, numPartitions: assignments.length, replicationFactor: assignments[0]!.length }, elections: [] };
 }
 
 /**
