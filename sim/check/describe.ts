@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../core/trace';
+import type { TraceEvent, TraceSink } from '../core/trace';
 import type { GroupOffsetRow } from '../kafka/coordinator/consumerGroupLag';
 
 /** One partition as `kafka-topics --describe` shows it, plus the high watermark and log end offset. */
@@ -20,20 +20,9 @@ export type GroupPartitionDescription = Omit<GroupOffsetRow, 'clientId'>;
 
 /** The partitions at the end of a run, from its final-state events. */
 export function describeTopics(events: readonly TraceEvent[]): PartitionDescription[] {
-  return events
-    .filter((e) => e.kind === 'final.partition')
-    .map((e) => ({
-      topic: e.topic as string,
-      partition: e.partition as number,
-      leader: e.leader as number,
-      replicas: (e.replicas as number[] | undefined) ?? [],
-      isr: e.isr as number[],
-      elr: e.elr as number[],
-      highWatermark: e.highWatermark as number,
-      logEndOffset: e.logEndOffset as number,
-      logStartOffset: e.logStartOffset as number,
-      offline: e.offline as boolean,
-    }));
+  const f = new FinalState();
+  for (const e of events) f.event(e);
+  return f.topics();
 }
 
 /**
@@ -41,37 +30,69 @@ export function describeTopics(events: readonly TraceEvent[]): PartitionDescript
  * read up to, as the tool shows it), with the member that owned the partition last.
  */
 export function describeGroups(events: readonly TraceEvent[]): GroupPartitionDescription[] {
-  const hw = new Map<string, number>();
-  for (const e of events) if (e.kind === 'final.partition') hw.set(`${e.topic as string}-${e.partition as number}`, e.highWatermark as number);
-  const committed = new Map<string, number>();
-  const owner = new Map<string, string>();
-  const groups = new Map<string, Set<string>>();
-  for (const e of events) {
-    if (e.kind === 'consumer.commit' && e.ok) {
+  const f = new FinalState();
+  for (const e of events) f.event(e);
+  return f.groups();
+}
+
+/**
+ * What the topic and group tables need, folded as the events go by (a TraceSink), so a run can print them
+ * without keeping its trace: each partition's final state, and per group the last committed offset and the
+ * last owner of each partition. Its memory is the number of partitions and groups, not of events.
+ */
+export class FinalState implements TraceSink {
+  private readonly partitions: PartitionDescription[] = [];
+  private readonly hw = new Map<string, number>();
+  private readonly committed = new Map<string, number>();
+  private readonly owner = new Map<string, string>();
+  private readonly groupParts = new Map<string, Set<string>>();
+
+  event(e: TraceEvent): void {
+    if (e.kind === 'final.partition') {
+      this.partitions.push({
+        topic: e.topic as string,
+        partition: e.partition as number,
+        leader: e.leader as number,
+        replicas: (e.replicas as number[] | undefined) ?? [],
+        isr: e.isr as number[],
+        elr: e.elr as number[],
+        highWatermark: e.highWatermark as number,
+        logEndOffset: e.logEndOffset as number,
+        logStartOffset: e.logStartOffset as number,
+        offline: e.offline as boolean,
+      });
+      this.hw.set(`${e.topic as string}-${e.partition as number}`, e.highWatermark as number);
+    } else if (e.kind === 'consumer.commit' && e.ok) {
       for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
-        const k = `${e.group as string}\u0000${o.topic}-${o.partition}`;
-        committed.set(k, o.offset);
-        add(groups, e.group as string, `${o.topic}-${o.partition}`);
+        this.committed.set(`${e.group as string}\u0000${o.topic}-${o.partition}`, o.offset);
+        add(this.groupParts, e.group as string, `${o.topic}-${o.partition}`);
       }
     } else if (e.kind === 'consumer.assignment' && e.group) {
       for (const p of e.owned as string[]) {
-        owner.set(`${e.group as string}\u0000${p}`, e.node);
-        add(groups, e.group as string, p);
+        this.owner.set(`${e.group as string}\u0000${p}`, e.node);
+        add(this.groupParts, e.group as string, p);
       }
     }
   }
-  const out: GroupPartitionDescription[] = [];
-  for (const [group, parts] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    for (const p of [...parts].sort(comparePartitionNames)) {
-      const dash = p.lastIndexOf('-');
-      const topic = p.slice(0, dash);
-      const partition = Number(p.slice(dash + 1));
-      const c = committed.get(`${group}\u0000${p}`) ?? null;
-      const end = hw.get(p) ?? -1;
-      out.push({ group, topic, partition, currentOffset: c, logEndOffset: end, lag: c === null || end < 0 ? null : Math.max(0, end - c), consumerId: owner.get(`${group}\u0000${p}`) ?? '-' });
-    }
+
+  topics(): PartitionDescription[] {
+    return [...this.partitions];
   }
-  return out;
+
+  groups(): GroupPartitionDescription[] {
+    const out: GroupPartitionDescription[] = [];
+    for (const [group, parts] of [...this.groupParts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      for (const p of [...parts].sort(comparePartitionNames)) {
+        const dash = p.lastIndexOf('-');
+        const topic = p.slice(0, dash);
+        const partition = Number(p.slice(dash + 1));
+        const c = this.committed.get(`${group}\u0000${p}`) ?? null;
+        const end = this.hw.get(p) ?? -1;
+        out.push({ group, topic, partition, currentOffset: c, logEndOffset: end, lag: c === null || end < 0 ? null : Math.max(0, end - c), consumerId: this.owner.get(`${group}\u0000${p}`) ?? '-' });
+      }
+    }
+    return out;
+  }
 }
 
 function add(m: Map<string, Set<string>>, k: string, v: string): void {

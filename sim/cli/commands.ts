@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs'; // determinism-ok: runs outside any simulation
-import { describeGroups, describeTopics } from '../check/describe';
+import { FinalState, describeGroups, describeTopics } from '../check/describe';
 import { formatTime, parseDuration, type Micros } from '../core/time';
 import { JsonlSink, TraceFormatError, type TraceSink } from '../core/trace';
 import { ValidationError, didYouMean, quoteName } from '../core/validate';
@@ -12,6 +12,7 @@ import { demo } from './demo';
 import { explore } from './explore';
 import { CliError, EXIT_CODES_HELP, InternalError } from './errors';
 import { librarySpecs, loadScenario, readTextFile } from './library';
+import { checkRunFits } from './memory';
 import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
 
 export { CliError } from './errors';
@@ -78,11 +79,12 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal e
       if (durationUs !== undefined) scenario = withDuration(scenario, durationUs, io);
       const seed = readSeed(single(p, 'seed'));
       const tracePath = single(p, 'trace');
-      const { result, wallMs } = timed(scenario, seed, tracePath);
+      checkRunFits(scenario);
+      const { result, final, wallMs } = timed(scenario, seed, tracePath);
       if (p.flags.has('json')) {
         io.out(JSON.stringify(jsonReport(result, wallMs)) + '\n');
       } else {
-        io.out(textReport(scenario, result, wallMs, io.color));
+        io.out(textReport(scenario, result, final, wallMs, io.color));
       }
       return result.ok ? 0 : 1;
     },
@@ -186,8 +188,13 @@ function withDuration(s: Scenario, durationUs: Micros, io: CliIo): Scenario {
   return cut;
 }
 
-function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined): { result: RunResult; wallMs: number } {
-  const sinks: TraceSink[] = [];
+/**
+ * Runs the scenario streaming its trace: to the checkers, to the --trace file as each line is made, and to the
+ * fold of what the topic and group tables need; the trace itself is not kept, so memory is the cluster's logs.
+ */
+function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined): { result: RunResult; final: FinalState; wallMs: number } {
+  const final = new FinalState();
+  const sinks: TraceSink[] = [final];
   let fd: number | undefined;
   if (tracePath) {
     try {
@@ -200,8 +207,8 @@ function timed(s: Scenario, seed: number | string | undefined, tracePath: string
   }
   const t0 = performance.now(); // determinism-ok: wall-clock time of the CLI, reported, never fed into the run
   try {
-    const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks });
-    return { result, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
+    const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks, keepEvents: false });
+    return { result, final, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
   } catch (e) {
     throw InternalError.wrap(e, `scenario ${s.id}, seed ${JSON.stringify(seed ?? s.seed)}`);
   } finally {
@@ -229,7 +236,7 @@ export function jsonReport(r: RunResult, wallMs: number): object {
   };
 }
 
-function textReport(s: Scenario, r: RunResult, wallMs: number, color: boolean): string {
+function textReport(s: Scenario, r: RunResult, final: FinalState, wallMs: number, color: boolean): string {
   const st = style(color);
   let out = `${st.bold(s.title)} ${st.dim(`(${s.id}, seed ${r.seed})`)}\n`;
   if (s.summary) out += `${s.summary}\n`;
@@ -237,9 +244,9 @@ function textReport(s: Scenario, r: RunResult, wallMs: number, color: boolean): 
   out += renderExpectations(r.expectations, st) + '\n';
   out += renderChecks(r.checks, st);
   out += renderStories(r.checks);
-  const topics = renderTopics(describeTopics(r.trace));
+  const topics = renderTopics(final.topics());
   if (topics) out += '\n' + topics;
-  const groups = renderGroups(describeGroups(r.trace));
+  const groups = renderGroups(final.groups());
   if (groups) out += '\n' + groups;
   out += '\n' + (r.ok ? st.ok('All expectations held.') : st.bad('Some expectations failed.')) + '\n';
   return out;

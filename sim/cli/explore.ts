@@ -14,7 +14,8 @@ import type { TaskPool } from '../explore/pool';
 import type { Reply, Task } from '../explore/caseRunner';
 import { PROPERTY_NAMES, propertyByName, type PropertyOptions } from '../explore/properties/index';
 import { runCase } from '../explore/runCase';
-import { ExploreRunError, sweep, type SweepState } from '../explore/sweep';
+import { ExploreRunError, sweep, type SweepResult, type SweepState } from '../explore/sweep';
+import { signalExitCode, withSignals } from './signals';
 import { validateScenario } from '../scenario/validate';
 import { parseArgs, single, type Parsed } from './args';
 import { CliError, InternalError } from './errors';
@@ -208,7 +209,7 @@ function replay(file: string, property: string, opts: PropertyOptions, io: CliIo
   return outcome.ok ? 0 : 1;
 }
 
-function run(args: string[], io: CliIo): number {
+async function run(args: string[], io: CliIo): Promise<number> {
   const p = parseArgs('explore', args, OPTIONS);
   if (p.positional.length > 0) throw new CliError(`explore takes no positional arguments (got ${JSON.stringify(p.positional[0])}); see kafkasim explore --help`);
   const property = readProperty(p);
@@ -262,37 +263,55 @@ function run(args: string[], io: CliIo): number {
   let cxFile: string | null = null;
   let cxFaults = 0;
   let pool: TaskPool<Task, Reply> | undefined;
-  let result;
+  let result: SweepResult | undefined;
+  let stoppedBy: NodeJS.Signals | null = null;
+  // The findings file always ends with a summary record: the sweep done, interrupted, or broken.
+  let done: Record<string, unknown> = { type: 'done', error: 'the sweep stopped before it began' };
   try {
-    pool = explorePool(plan, workers);
     const prop = propertyByName(property);
-    result = sweep(
-      pool,
-      { runs, shard, stopOnFailure: p.flags.has('stop-on-failure'), shrink: shrinkRuns > 0 },
-      {
-        onFailure: (f) => record({ type: 'failure', run: f.k, faults: f.spec.faults?.length ?? 0, verdict: f.outcome.verdict, ...(f.outcome.error && { error: f.outcome.error }), scenario: f.spec }),
-        onCounterexample: (c) => {
-          const doc = counterexampleDocument(c.spec, { property: prop, opts: propertyOptions(plan), verdict: c.outcome.verdict, seed, run: c.k, shrinks: c.shrinks });
-          cxFile = join(outDir, `${property}-seed${fileSafe(seed)}-run${c.k}.json`);
-          cxFaults = doc.faults?.length ?? 0;
-          writeFileSync(cxFile, JSON.stringify(doc, null, 2) + '\n'); // determinism-ok: runs outside any simulation
-          record({ type: 'counterexample', run: c.k, path: c.path, shrinks: c.shrinks, shrinkRuns: c.runs, faults: cxFaults, file: cxFile, verdict: c.outcome.verdict });
-        },
-        onTick: (s) => progress.tick(s),
+    const swept = await withSignals(
+      (signal) => {
+        // Always on threads (one at least): the main thread stays free to hear Ctrl-C and draw the progress bar.
+        pool = explorePool(plan, workers, { threads: true });
+        return sweep(
+          pool,
+          { runs, shard, stopOnFailure: p.flags.has('stop-on-failure'), shrink: shrinkRuns > 0, signal },
+          {
+            onFailure: (f) => record({ type: 'failure', run: f.k, faults: f.spec.faults?.length ?? 0, verdict: f.outcome.verdict, ...(f.outcome.error && { error: f.outcome.error }), scenario: f.spec }),
+            onCounterexample: (c) => {
+              const doc = counterexampleDocument(c.spec, { property: prop, opts: propertyOptions(plan), verdict: c.outcome.verdict, seed, run: c.k, shrinks: c.shrinks });
+              cxFile = join(outDir, `${property}-seed${fileSafe(seed)}-run${c.k}.json`);
+              cxFaults = doc.faults?.length ?? 0;
+              writeFileSync(cxFile, JSON.stringify(doc, null, 2) + '\n'); // determinism-ok: runs outside any simulation
+              record({ type: 'counterexample', run: c.k, path: c.path, shrinks: c.shrinks, shrinkRuns: c.runs, faults: cxFaults, file: cxFile, verdict: c.outcome.verdict });
+            },
+            onTick: (s) => progress.tick(s),
+          },
+        );
       },
+      // Forwarded to the workers: they are told to stop and terminated, whatever run they are in.
+      () => pool?.close(),
     );
-    progress.tick({ total: shardRunCount, done: shardRunCount, failures: result.failures, shrinking: null }, true);
+    result = swept.value;
+    stoppedBy = swept.signal;
+    done = { type: 'done', runs: result.runs, failures: result.failures, counterexample: cxFile, ...(stoppedBy && { interrupted: stoppedBy }) };
+    if (!stoppedBy) progress.tick({ total: shardRunCount, done: shardRunCount, failures: result.failures, shrinking: null }, true);
   } catch (e) {
     progress.done();
+    done = { type: 'done', error: e instanceof Error ? e.message.split('\n')[0] : String(e), counterexample: cxFile };
     if (e instanceof ExploreRunError && e.invalid) {
       throw new CliError(`explore: run ${e.k}'s drawn scenario is not valid${sets.length > 0 ? ` with ${sets.map((x) => `--set ${x}`).join(' ')}` : ''}: ${e.message}`);
     }
     throw InternalError.wrap(e, `property ${property}, sweep seed ${JSON.stringify(seed)}${e instanceof ExploreRunError ? `, run ${e.k}` : ''}`);
   } finally {
     pool?.close();
+    record(done);
   }
   progress.done();
-  record({ type: 'done', runs: result.runs, failures: result.failures, counterexample: cxFile });
+  if (stoppedBy) {
+    io.err(`kafkasim: explore interrupted by ${stoppedBy} after ${result.runs} run${result.runs === 1 ? '' : 's'} (${result.failures} failure${result.failures === 1 ? '' : 's'}); the findings so far are in ${displayPath(findings)}\n`);
+    return signalExitCode(stoppedBy);
+  }
 
   const expectation = propertyByName(property).expectation(propertyOptions(plan));
   if (p.flags.has('json')) {

@@ -2,15 +2,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'; // determinism-ok: runs outside any simulation
 
-/**
- * Where tasks run. Synchronous on purpose: the caller sends tasks and pumps replies, blocking between
- * them, so a command stays an ordinary function returning an exit code.
- */
+/** Where tasks run: the caller sends tasks and pumps replies. */
 export interface TaskPool<T, R> {
   readonly size: number;
   send(worker: number, task: T): void;
-  /** Delivers the replies that have arrived, waiting up to `timeoutMs` for the first one. */
-  pump(onReply: (worker: number, reply: R) => void, timeoutMs: number): void;
+  /**
+   * Delivers the replies that have arrived, waiting up to `timeoutMs` for the first one. Asynchronous, so the
+   * thread that drives a pool stays free to hear signals (SIGINT, SIGTERM) while workers run.
+   */
+  pump(onReply: (worker: number, reply: R) => void, timeoutMs: number): Promise<void>;
   close(): void;
 }
 
@@ -28,7 +28,8 @@ export class InlinePool<T, R> implements TaskPool<T, R> {
     this.pending = { task };
   }
 
-  pump(onReply: (worker: number, reply: R) => void): void {
+  /** Runs the pending task here and now (a signal is heard between tasks, not during one). */
+  async pump(onReply: (worker: number, reply: R) => void): Promise<void> {
     const p = this.pending;
     this.pending = null;
     if (p) this.handle(p.task, (r) => onReply(0, r));
@@ -49,13 +50,19 @@ type Hello = { readonly type: 'ready' } | { readonly type: 'error'; readonly mes
 /**
  * Worker threads running a TypeScript entry (which calls `serveTasks`). Node 20 does not carry ESM loader
  * hooks into workers, so each one registers tsx's CommonJS hook and requires the entry. Replies come back
- * on a MessageChannel per worker that the main thread reads with receiveMessageOnPort; a shared counter
- * that workers bump after each message lets it sleep in Atomics.wait until one arrives.
+ * on a MessageChannel per worker. Start-up is awaited synchronously (receiveMessageOnPort, and a shared
+ * counter that workers bump after each message lets the main thread sleep in Atomics.wait); after it, replies
+ * are queued as they arrive and `pump` awaits them, so the main thread's event loop runs meanwhile. A worker
+ * that dies (out of memory, say) fails the next pump with an Error naming it.
  */
 export class WorkerPool<T, R> implements TaskPool<T, R> {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly ports: MessagePort[] = [];
   private readonly workers: Worker[] = [];
+  private queue: [number, R][] = [];
+  private wake: (() => void) | null = null;
+  private failure: Error | null = null;
+  private closed = false;
 
   /** `entry`: the absolute path of the worker's TypeScript module; `data`: plain data for it. */
   constructor(
@@ -75,10 +82,23 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
       const workerData: WorkerData<unknown> = { port: port2, signal: this.signal, data };
       const w = new Worker(boot, { eval: true, workerData, transferList: [port2] }); // determinism-ok: runs outside any simulation
       w.unref();
+      const died = (why: string) => {
+        if (this.closed || this.failure) return;
+        this.failure = new Error(`worker ${i + 1} of ${size} died: ${why}`);
+        this.wake?.();
+      };
+      w.on('error', (e) => died(e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
+      w.on('exit', (code) => died(`it exited with code ${code}`));
       this.workers.push(w);
       this.ports.push(port1);
     }
     this.awaitReady(startTimeoutMs);
+    this.ports.forEach((port, i) =>
+      port.on('message', (m: R) => {
+        this.queue.push([i, m]);
+        this.wake?.();
+      }),
+    );
   }
 
   private awaitReady(timeoutMs: number): void {
@@ -113,26 +133,28 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
     this.ports[worker]!.postMessage(task);
   }
 
-  pump(onReply: (worker: number, reply: R) => void, timeoutMs: number): void {
-    // Read the counter before draining: a message that lands after the drain has bumped it, so the wait returns at once.
-    const seen = Atomics.load(this.signal, 0);
-    if (this.drain(onReply)) return;
-    Atomics.wait(this.signal, 0, seen, timeoutMs); // determinism-ok: runs outside any simulation
-    this.drain(onReply);
-  }
-
-  private drain(onReply: (worker: number, reply: R) => void): boolean {
-    let any = false;
-    for (let i = 0; i < this.size; i++) {
-      for (let m = receiveMessageOnPort(this.ports[i]!); m; m = receiveMessageOnPort(this.ports[i]!)) {
-        any = true;
-        onReply(i, m.message as R);
-      }
+  async pump(onReply: (worker: number, reply: R) => void, timeoutMs: number): Promise<void> {
+    if (this.queue.length === 0 && !this.failure) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer); // determinism-ok: runs outside any simulation
+          this.wake = null;
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs); // determinism-ok: runs outside any simulation
+        this.wake = done;
+      });
     }
-    return any;
+    if (this.failure) throw this.failure;
+    const q = this.queue;
+    this.queue = [];
+    for (const [i, m] of q) onReply(i, m);
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.wake?.();
     for (const p of this.ports) {
       p.postMessage({ type: 'exit' });
       p.close();

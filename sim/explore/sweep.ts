@@ -12,6 +12,8 @@ export interface SweepOptions {
   readonly stopOnFailure?: boolean;
   /** Shrink the first failure (default true). */
   readonly shrink?: boolean;
+  /** Stop at once when it aborts (SIGINT, SIGTERM): no more runs are handed out, runs under way are not waited for. */
+  readonly signal?: AbortSignal;
 }
 
 /** A failing run as found, before shrinking. */
@@ -71,6 +73,8 @@ export interface SweepResult {
   readonly failed: readonly number[];
   /** The first failing run, shrunk (or as found when shrinking is off); null when every run held. */
   readonly counterexample: Counterexample | null;
+  /** The sweep was stopped by its signal: `runs` are the runs done by then. */
+  readonly interrupted: boolean;
 }
 
 /**
@@ -78,7 +82,7 @@ export interface SweepResult {
  * failing run with the smallest index, shrunk once every earlier run is done (while the other workers go
  * on sweeping), so the result depends only on the plan, never on which worker was fastest.
  */
-export function sweep(pool: TaskPool<Task, Reply>, opts: SweepOptions, listener: SweepListener = {}): SweepResult {
+export async function sweep(pool: TaskPool<Task, Reply>, opts: SweepOptions, listener: SweepListener = {}): Promise<SweepResult> {
   const shard = opts.shard ?? { index: 1, count: 1 };
   const order: number[] = [];
   for (let k = shard.index - 1; k < opts.runs; k += shard.count) order.push(k);
@@ -130,6 +134,10 @@ export function sweep(pool: TaskPool<Task, Reply>, opts: SweepOptions, listener:
   };
 
   for (;;) {
+    if (opts.signal?.aborted) {
+      const failedRuns = [...failed.keys()].sort((a, b) => a - b);
+      return { runs: doneCount, failures: failedRuns.length, failed: failedRuns, counterexample, interrupted: true };
+    }
     for (let w = 0; w < pool.size; w++) {
       if (busy[w]) continue;
       if (shrinkState === 'none' && firstIsFinal()) {
@@ -151,11 +159,11 @@ export function sweep(pool: TaskPool<Task, Reply>, opts: SweepOptions, listener:
       }
     }
     if (!busy.some((b) => b)) break;
-    pool.pump(onReply, 200);
+    await pool.pump(onReply, 200);
     listener.onTick?.({ total: order.length, done: doneCount, failures: failed.size, shrinking });
   }
 
   const failedRuns = [...failed.keys()].filter(counted).sort((a, b) => a - b);
   const runs = opts.stopOnFailure && first !== Infinity ? position.get(first)! + 1 : order.length;
-  return { runs, failures: failedRuns.length, failed: failedRuns, counterexample };
+  return { runs, failures: failedRuns.length, failed: failedRuns, counterexample, interrupted: false };
 }

@@ -55,7 +55,7 @@ for (const name of ['steady', 'light', 'big']) {
 }
 
 if (!only || only === 'chaos') {
-  const c = runChaos();
+  const c = await runChaos();
   result.chaos = { runsPerMinute1: c.runsPerMinute1, runsPerMinuteAll: c.runsPerMinuteAll, workers: c.workers };
   rows.push(['chaos', `${c.runs} runs of 30 simulated s, random nemesis, 3+3 nodes, 12 partitions`, `${c.runsPerMinute1} runs/min on 1 worker`, `${c.runsPerMinuteAll} runs/min on ${c.workers} workers`]);
 }

@@ -37,11 +37,11 @@ const STEADY: ScenarioSpec = {
 };
 const KINDS = ['crash', 'power-loss', 'isolate', 'partition', 'one-way'] as const;
 
-function explore(plan: Partial<ExplorePlan> & Pick<ExplorePlan, 'seed' | 'budget'>, runs: number): Counterexample {
+async function explore(plan: Partial<ExplorePlan> & Pick<ExplorePlan, 'seed' | 'budget'>, runs: number): Promise<Counterexample> {
   const full: ExplorePlan = { property: 'no-acked-loss', base: STEADY, sets: [], kinds: KINDS, shrinkRuns: 100, ...plan };
   const pool = explorePool(full, 2);
   try {
-    const r = sweep(pool, { runs, stopOnFailure: true });
+    const r = await sweep(pool, { runs, stopOnFailure: true });
     expect(r.counterexample, `no counterexample in ${runs} runs`).not.toBeNull();
     return r.counterexample!;
   } finally {
@@ -63,7 +63,7 @@ function holdsWith(spec: ScenarioSpec, sets: string[]): boolean {
 
 describe('exploration finds and shrinks counterexamples for known-unsafe settings', () => {
   it('acks=1: one failure of the leader loses acknowledged writes', async () => {
-    const c = explore({ seed: 2, budget: 'one-at-a-time', sets: ['producer.acks=1'] }, 60);
+    const c = await explore({ seed: 2, budget: 'one-at-a-time', sets: ['producer.acks=1'] }, 60);
     const faults = c.spec.faults ?? [];
     expect(faults).toHaveLength(1);
     expect(hit(faults[0]!)).toEqual(['leader:orders/0']);
@@ -75,7 +75,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
   it('acks=all with min.insync.replicas=1: a cut and a power loss of the leader lose acknowledged writes that min.insync.replicas=2 keeps', async () => {
     // Power losses never overlap (no correlated power loss) and no process crashes: with crashes, every
     // replica can restart uncleanly at once and KIP-966's last-known-leader rule loses data at any min ISR.
-    const c = explore(
+    const c = await explore(
       {
         seed: 1,
         budget: 'no-correlated-power-loss',
@@ -95,7 +95,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
   });
 
   it('unclean leader election: process crashes alone (no disk loses a byte) lose acknowledged writes', async () => {
-    const c = explore(
+    const c = await explore(
       { seed: 3, budget: 'no-correlated-power-loss', kinds: ['crash'], sets: ['topic.unclean.leader.election.enable=true'], maxFaultMs: 10_000, base: { ...STEADY, duration: '25s' }, shrinkRuns: 150 },
       60,
     );
@@ -109,7 +109,7 @@ describe('exploration finds and shrinks counterexamples for known-unsafe setting
   });
 
   it('correlated power loss without fsync: one power loss of several replicas loses acknowledged writes', async () => {
-    const c = explore({ seed: 1, budget: 'none', kinds: ['power-loss'], base: { ...STEADY, duration: '15s' }, shrinkRuns: 60 }, 40);
+    const c = await explore({ seed: 1, budget: 'none', kinds: ['power-loss'], base: { ...STEADY, duration: '15s' }, shrinkRuns: 60 }, 40);
     const faults = c.spec.faults ?? [];
     expect(faults).toHaveLength(1);
     expect(faults[0]!.fault).toBe('power-loss');

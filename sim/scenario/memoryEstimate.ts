@@ -1,0 +1,38 @@
+import type { Scenario } from './validate';
+
+/**
+ * Heap a run holds at its end, as measured (`run` streaming its trace, Node 20): about 1.6 KB per record
+ * written with replication factor 1 and 1.8 KB with 3 (the logs share record objects between replicas; the
+ * producer's and the checkers' bookkeeping are most of it), and a few KB per simulated second of an idle
+ * cluster (heartbeats, metadata no-op records). The figures below add a quarter for margin.
+ */
+export const BYTES_PER_RECORD = 2000;
+export const BYTES_PER_RECORD_REPLICA = 160;
+export const BYTES_PER_SIMULATED_SECOND = 4096;
+/** The simulator itself, the scenario's clients and the cluster booted. */
+export const BASE_BYTES = 64 * 2 ** 20;
+
+export interface MemoryEstimate {
+  /** Records the producers will send (rate times how long each workload runs, or its send times; maxRecords caps both). */
+  readonly records: number;
+  readonly bytes: number;
+}
+
+/** What a scenario's run will hold in memory, before it starts (see the figures above). */
+export function estimateRunMemory(s: Scenario): MemoryEstimate {
+  const rf = new Map(s.topics.map((t) => [t.name, t.replicationFactor]));
+  const durationMs = s.durationUs / 1000;
+  let records = 0;
+  let bytes = BASE_BYTES + ((s.durationUs + s.quietUs) / 1e6) * BYTES_PER_SIMULATED_SECOND;
+  for (const p of s.producers) {
+    for (const w of p.workloads) {
+      const start = w.startMs ?? 0;
+      const stop = Math.min(w.stopMs ?? durationMs, durationMs);
+      let n = (w.at?.length ?? 0) + ((w.rate ?? 0) * Math.max(0, stop - start)) / 1000;
+      if (w.maxRecords !== undefined) n = Math.min(n, w.maxRecords);
+      records += n;
+      bytes += n * (BYTES_PER_RECORD + BYTES_PER_RECORD_REPLICA * (rf.get(w.topic) ?? 1));
+    }
+  }
+  return { records: Math.round(records), bytes: Math.round(bytes) };
+}
