@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { Fnv1a64 } from '../core/hash';
+import { ms } from '../core/time';
+import { cutToDuration } from '../scenario/cutDuration';
 import { applyOverrides } from '../scenario/overrides';
 import type { ScenarioSpec } from '../scenario/spec';
 import { generatedScenario, scenarioWithFaults } from './arbitraries/scenario';
@@ -73,7 +75,8 @@ export function exploreArbitrary(plan: ExplorePlan): fc.Arbitrary<ScenarioSpec> 
   if (plan.base) {
     const durationMs = plan.durationMs ?? msOf(plan.base.duration, DEFAULT_DURATION_MS);
     const base: ScenarioSpec = {
-      ...plan.base,
+      // A shorter --duration leaves out what the base does later (its send times, stalls), as run --duration does.
+      ...cutToDuration(plan.base, ms(durationMs)).spec,
       duration: durationMs,
       ...(plan.quietMs !== undefined && { quiet: plan.quietMs }),
       // The base's expectations and captions speak of its own schedule, which exploration replaces.

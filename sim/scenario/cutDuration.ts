@@ -31,7 +31,9 @@ function keepUntil<T>(items: readonly T[], limitUs: Micros, what: string, droppe
  * later (a stop after the end is dropped: producers stop there anyway) — and said, so the caller can tell the
  * user. A longer duration changes nothing else. The quiet period stays the scenario's.
  */
-export function cutToDuration(spec: ScenarioSpec, durationUs: Micros): { spec: ScenarioSpec; dropped: string[] } {
+export function cutToDuration(spec: ScenarioSpec, duration: Micros | string): { spec: ScenarioSpec; dropped: string[] } {
+  const durationUs = typeof duration === 'string' ? parseDuration(duration) : duration;
+  if (durationUs === null) throw new Error(`cutToDuration: ${JSON.stringify(duration)} is not a duration`);
   const dropped: string[] = [];
   const out: { -readonly [K in keyof ScenarioSpec]: ScenarioSpec[K] } = { ...spec, duration: durationUs % 1000 === 0 ? durationUs / 1000 : `${durationUs}us` };
   if (spec.faults) out.faults = keepUntil(spec.faults, durationUs, 'fault(s)', dropped);

@@ -3,6 +3,7 @@
  * loaded both in headless Chromium and in Node, so the two run the same code.
  */
 import { runScenario } from '../../sim/scenario/runner';
+import { cutToDuration } from '../../sim/scenario/cutDuration';
 import { validateScenario } from '../../sim/scenario/validate';
 import { WORKLOADS } from './workloads';
 
@@ -15,7 +16,7 @@ export interface BenchRun {
 function kafkasimBench(name: string, duration?: string): BenchRun {
   const spec = WORKLOADS[name];
   if (!spec) throw new Error(`no workload named ${name}`);
-  const scenario = validateScenario(duration ? { ...spec, duration } : spec);
+  const scenario = validateScenario(duration ? cutToDuration(spec, duration).spec : spec);
   const t0 = performance.now();
   const r = runScenario(scenario, { hash: false, keepEvents: false });
   return { simulatedSeconds: r.simulatedMs / 1000, wallSeconds: (performance.now() - t0) / 1000, events: r.engineEvents };

@@ -3,6 +3,7 @@
  * harness starts a fresh process per run, so peak memory is the run's own.
  */
 import { runScenario } from '../../sim/scenario/runner';
+import { cutToDuration } from '../../sim/scenario/cutDuration';
 import { validateScenario } from '../../sim/scenario/validate';
 import { WORKLOADS } from './workloads';
 
@@ -13,7 +14,7 @@ if (!spec) {
   process.exit(2);
 }
 // An optional second argument shortens the run (e.g. "10s") for a quick look; the bench uses the full duration.
-const scenario = validateScenario(process.argv[3] ? { ...spec, duration: process.argv[3] } : spec);
+const scenario = validateScenario(process.argv[3] ? cutToDuration(spec, process.argv[3]).spec : spec);
 const t0 = performance.now();
 const r = runScenario(scenario, { hash: false, keepEvents: false });
 const wallSeconds = (performance.now() - t0) / 1000;

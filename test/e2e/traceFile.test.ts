@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonlSink } from '../../sim/core/trace';
+import { cutToDuration } from '../../sim/scenario/cutDuration';
 import { runScenario } from '../../sim/scenario/runner';
 import { validateScenario } from '../../sim/scenario/validate';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
@@ -45,7 +46,7 @@ describe.skipIf(!browserAvailable())('trace files in the UI', () => {
   it('opens a trace dropped on the page, with the run\'s hash though an editor gave it CRLF line ends and a byte-order mark', async () => {
     const spec = JSON.parse(readFileSync(join(ROOT, 'scenarios', 'acks1-leader-crash.json'), 'utf8')) as ScenarioSpec;
     let text = '';
-    const r = runScenario(validateScenario({ ...spec, duration: '6s', quiet: '2s', faults: [], captions: [] }), { seed: 3, sinks: [new JsonlSink((l) => (text += l))] });
+    const r = runScenario(validateScenario({ ...cutToDuration(spec, '6s').spec, quiet: '2s', faults: [], captions: [] }), { seed: 3, sinks: [new JsonlSink((l) => (text += l))] });
     const { page, errors } = await openPage(app);
     await page.waitForSelector('#gallery:not([hidden])');
     const drop = async (t: string) => {
@@ -72,7 +73,7 @@ describe.skipIf(!browserAvailable())('trace files in the UI', () => {
   it('shows consumer groups from consumer.* and group.* events, and says so when there are none', async () => {
     const spec = JSON.parse(readFileSync(join(ROOT, 'scenarios', 'acks1-leader-crash.json'), 'utf8')) as ScenarioSpec;
     const lines: string[] = [];
-    runScenario(validateScenario({ ...spec, duration: '12s', quiet: '3s' }), { seed: 1, sinks: [new JsonlSink((l) => lines.push(l.trimEnd()))] });
+    runScenario(validateScenario({ ...cutToDuration(spec, '12s').spec, quiet: '3s' }), { seed: 1, sinks: [new JsonlSink((l) => lines.push(l.trimEnd()))] });
     const header = lines[0]!;
     const events = lines.slice(1).map((l) => JSON.parse(l) as Record<string, unknown> & { t: number; seq: number });
     const t0 = events.find((e) => e['kind'] === 'scenario.start')!.t;
