@@ -24,6 +24,8 @@ export default defineConfig({
         test: { name: 'scenarios', include: ['test/scenarios/**/*.test.ts'], setupFiles: ['test/support/fastCheckSeed.ts'], testTimeout: 300_000 },
       },
       { extends: true, test: { name: 'determinism', include: ['test/determinism/**/*.test.ts'], testTimeout: 120_000 } },
+      // The CLI fuzzed from outside (test/fuzz): its cases run on worker threads the test watches with a clock.
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
       {
         extends: true,
         test: {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
  * `npm run fuzz` (KAFKASIM_FUZZ=1) draws a fresh seed per property instead, to look further; a failure prints
  * its seed and path, and `DEFAULT_SEED=<seed> npm run test:property` reruns it exactly.
  */
-const FIXED_SEED = 20_261_130;
+export const FIXED_SEED = 20_261_130;
 
 const chosen = process.env.DEFAULT_SEED;
 if (chosen !== undefined && chosen !== '') {
