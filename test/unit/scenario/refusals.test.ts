@@ -46,6 +46,7 @@ describe('fault selectors that can never match this scenario are refused', () =>
     ['follower:orders/0#3', /follower #3 of a partition with 2 followers \(replication factor 3\)/],
     ['follower:orders/0#0', /followers count from #1/],
     ['leader:orders', /<topic>\/<partition>/],
+    ['coordinator:nobody', /a group a consumer of this scenario joins \(g\)/],
   ])('%s', (sel, re) => refused(crash(sel), re));
 
   it('keeps the ones that can: zones, racks and tags there are, partitions an action creates, internal topics of groups', () => {
@@ -56,6 +57,8 @@ describe('fault selectors that can never match this scenario are refused', () =>
     ok('leader:orders/3', { actions: [{ at: '2s', action: 'create-partitions', topic: 'orders', count: 4 }] });
     ok('tag:operator', { actions: [{ at: '2s', action: 'create-partitions', topic: 'orders', count: 4 }] });
     refused({ ...crash('leader:__consumer_offsets/0'), consumers: [] }, /a topic of this scenario \(orders\)/);
+    ok('coordinator:g');
+    refused({ ...crash('coordinator:g'), consumers: [] }, /this scenario has no consumer in a group/);
   });
 
   it('checks groups, from and to as targets are checked', () => {
