@@ -84,7 +84,7 @@ export function shortLibrary(): readonly { id: string; doc: Doc }[] {
 // ---- values worth trying ----
 
 const BUILTIN_NAMES = ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty', 'prototype', '__defineGetter__', 'isPrototypeOf'];
-const SELECTORS_THAT_MATCH_NOTHING = ['zone:nowhere', 'rack:nowhere', 'broker:99', 'broker:0', 'leader:nosuch/0', 'follower:nosuch/0', 'leader:orders/99', 'tag:nothing'];
+const SELECTORS_THAT_MATCH_NOTHING = ['zone:nowhere', 'rack:nowhere', 'broker:99', 'broker:0', 'leader:nosuch/0', 'follower:nosuch/0', 'leader:orders/99', 'tag:nothing', 'coordinator:nosuch-group'];
 
 const interestingString = fc.constantFrom(
   '',
