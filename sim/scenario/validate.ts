@@ -380,21 +380,9 @@ export function validateScenario(raw: unknown): Scenario {
     };
   });
 
-  // A group's members all speak one protocol: Kafka mixes them only during an online migration, not simulated here.
-  const protocolOf = new Map<string, { protocol: string; index: number }>();
-  consumers.forEach((c, i) => {
-    if (c.group === null) return;
-    const first = protocolOf.get(c.group);
-    if (!first) return void protocolOf.set(c.group, { protocol: c.config['group.protocol'], index: i });
-    if (first.protocol !== c.config['group.protocol']) {
-      throw new ValidationError(
-        join(join(join('consumers', i), 'config'), 'group.protocol'),
-        c.config['group.protocol'],
-        `group.protocol=${first.protocol} like consumers[${first.index}] of group ${c.group}`,
-        'a group mixes the classic and the consumer protocol only during an online migration, which the simulator does not model; an empty group converts',
-      );
-    }
-  });
+  // A group may mix the classic and the consumer protocol, as Kafka allows during an online migration: a consumer
+  // member joining a live classic group upgrades it (group.consumer.migration.policy), a classic member joins a
+  // consumer group as a classic member of it.
 
   const groupConfigs = readGroupConfigs(o.groups, new Set(consumers.flatMap((c) => (c.group === null ? [] : [c.group]))), brokerConfig);
 

@@ -45,6 +45,7 @@ import { partitionForGroup } from './groupCoordinatorPartition';
 import type { CoordinatorRecord, CoordinatorStorage } from './storage';
 import { GroupCoordinatorShard as Shard, type PendingWrite } from './groupCoordinatorShard';
 import { ConsumerGroupManager, type ConsumerGroupConfig, type ConsumerGroupDescription, type CoordinatorMetadata } from './consumerGroupManager';
+import type { ClassicGroupView } from './consumer/groupMigration';
 import { defineKinds, list, nullable, num, obj, record, str, type KindsOf } from '../../core/traceSchema';
 
 /** The group coordinator's decisions. */
@@ -192,6 +193,11 @@ export class GroupCoordinator {
       write: (shard, records, onDone) => this.write(shard, records, onDone),
       isCurrent: (shard) => this.shards.get(shard.partition) === shard && shard.state === 'active',
       metadata: opts.metadata ?? NO_METADATA,
+      classic: {
+        view: (shard, groupId) => this.classicView(shard, groupId),
+        release: (shard, groupId) => this.releaseClassic(shard, groupId),
+        adopt: (shard, view, reason) => this.adoptClassic(shard, view, reason),
+      },
     });
   }
 
@@ -312,17 +318,26 @@ export class GroupCoordinator {
         if (unavailable) return send(joinError(unavailable, request.memberId));
         const e = sessionTimeoutError(request.sessionTimeoutMs, this.config['group.min.session.timeout.ms'], this.config['group.max.session.timeout.ms']);
         if (e !== 'NONE') return send(joinError(e, request.memberId));
+        // A consumer group with members takes classic members too (an online migration). [GroupMetadataManager.java `classicGroupJoin`]
+        if (this.consumer.servesClassic(shard!, request.groupId)) return this.consumer.classicJoin(shard!, from, request, this.newMemberId(from, request), send);
         return this.joinGroup(shard!, from, request, send);
       }
       case 'SyncGroup': {
         const send = (r: SyncGroupResult): void => reply({ type: 'SyncGroupResponse', correlationId: cid, ...r });
         if (unavailable) return send({ error: unavailable, partitions: [] });
+        if (this.consumer.servesClassic(shard!, request.groupId)) return this.consumer.classicSync(shard!, request, send);
         return this.syncGroup(shard!, request, send);
       }
-      case 'Heartbeat':
-        return reply({ type: 'HeartbeatResponse', correlationId: cid, error: unavailable ?? this.heartbeat(shard!, request) });
-      case 'LeaveGroup':
-        return reply({ type: 'LeaveGroupResponse', correlationId: cid, error: unavailable ?? this.leaveGroup(shard!, request) });
+      case 'Heartbeat': {
+        const error = unavailable ?? (shard!.consumerGroups.has(request.groupId) ? this.consumer.classicHeartbeat(shard!, request) : this.heartbeat(shard!, request));
+        return reply({ type: 'HeartbeatResponse', correlationId: cid, error });
+      }
+      case 'LeaveGroup': {
+        const send = (error: KafkaError): void => reply({ type: 'LeaveGroupResponse', correlationId: cid, error });
+        if (unavailable) return send(unavailable);
+        if (shard!.consumerGroups.has(request.groupId)) return this.consumer.classicLeave(shard!, request, send);
+        return send(this.leaveGroup(shard!, request));
+      }
       case 'OffsetCommit': {
         const send = (error: KafkaError): void =>
           reply({
@@ -352,9 +367,8 @@ export class GroupCoordinator {
   private joinGroup(shard: Shard, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
     const isUnknown = req.memberId === UNKNOWN_MEMBER_ID;
     // An empty consumer group gives way to the classic one (its offsets stay).
-    const converted = this.consumer.classicJoin(shard, req.groupId);
-    if (!converted.ok) return send(joinError(converted.error, req.memberId));
-    if (converted.records.length > 0) this.write(shard, converted.records, () => {});
+    const tombstones = this.consumer.giveWayToClassic(shard, req.groupId);
+    if (tombstones.length > 0) this.write(shard, tombstones, () => {});
     let group = shard.groups.get(req.groupId);
     if (!group) {
       if (!isUnknown) return send(joinError('UNKNOWN_MEMBER_ID', req.memberId));
@@ -394,7 +408,7 @@ export class GroupCoordinator {
   private joinNewMember(shard: Shard, group: ClassicGroup, from: string, req: JoinGroupRequest, send: (r: JoinGroupResult) => void): void {
     if (group.is('Dead')) return send(joinError('COORDINATOR_NOT_AVAILABLE', UNKNOWN_MEMBER_ID));
     if (!group.supportsProtocols(req.protocolType, req.protocols.map((p) => p.name))) return send(joinError('INCONSISTENT_GROUP_PROTOCOL', UNKNOWN_MEMBER_ID));
-    const newMemberId = `${req.groupInstanceId ?? from}-${this.uuid()}`;
+    const newMemberId = this.newMemberId(from, req);
     if (req.groupInstanceId !== null) {
       const existing = group.staticMemberId(req.groupInstanceId);
       if (existing !== undefined) return this.updateStaticMemberThenRebalanceOrCompleteJoin(shard, group, from, req, existing, newMemberId, send);
@@ -1036,6 +1050,55 @@ export class GroupCoordinator {
     for (const id of t.pending.values()) this.host.cancelTimer(id);
     t.pending.clear();
     for (const m of group.members.values()) this.host.cancelTimer(m.heartbeatTimer);
+  }
+
+  private newMemberId(from: string, req: JoinGroupRequest): string {
+    return `${req.groupInstanceId ?? from}-${this.uuid()}`;
+  }
+
+  // ---- online migration: the classic side [GroupMetadataManager.java `convertToConsumerGroup`, `convertToClassicGroup`] ----
+
+  private classicView(shard: Shard, groupId: string): ClassicGroupView | null {
+    const g = shard.groups.get(groupId);
+    if (!g || g.is('Empty') || g.is('Dead')) return null;
+    return {
+      groupId,
+      generationId: g.generationId,
+      protocolName: g.protocolName,
+      members: [...g.members.values()].map((m) => ({
+        memberId: m.memberId,
+        instanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+        sessionTimeoutMs: m.sessionTimeoutMs,
+        protocols: m.protocols,
+        assignment: m.assignment,
+      })),
+    };
+  }
+
+  /** The classic group ends: whoever waits in a join or a sync is told to rejoin (now into the consumer group). */
+  private releaseClassic(shard: Shard, groupId: string): void {
+    const g = shard.groups.get(groupId);
+    if (!g) return;
+    g.completeAllJoins('REBALANCE_IN_PROGRESS');
+    g.completeAllSyncs('REBALANCE_IN_PROGRESS');
+    this.cancelGroupTimers(g);
+    shard.groups.delete(groupId);
+    if (!g.is('Dead')) this.transition(g, 'Dead');
+  }
+
+  /** A consumer group turned classic: Stable at its epoch, each member with its target. [ClassicGroup.java `fromConsumerGroup`] */
+  private adoptClassic(shard: Shard, view: ClassicGroupView, rebalanceReason: string | null): CoordinatorRecord {
+    const g = new ClassicGroup(view.groupId, this.now, { state: 'Stable', generationId: view.generationId, protocolType: 'consumer' });
+    for (const m of view.members) g.add(new ClassicGroupMember(m.memberId, m.instanceId, m.clientId, m.rebalanceTimeoutMs, m.sessionTimeoutMs, m.protocols, m.assignment));
+    g.protocolName = g.selectProtocol();
+    shard.groups.set(view.groupId, g);
+    this.trace.emit('group.state', this.node, { group: g.groupId, from: 'Empty', to: 'Stable', generation: g.generationId });
+    for (const m of g.members.values()) this.rescheduleHeartbeat(shard, g, m, m.sessionTimeoutMs);
+    const record = groupMetadataRecord(g.groupId, this.groupMetadataValue(g));
+    if (rebalanceReason !== null) this.prepareRebalance(shard, g, rebalanceReason);
+    return record;
   }
 
   /** A random id for a member (Kafka: a UUID). */

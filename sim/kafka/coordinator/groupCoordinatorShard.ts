@@ -14,13 +14,21 @@ export interface PendingWrite {
   readonly waiters: (() => void)[];
 }
 
+/** The timers a consumer-group member holds: its session; a consumer-protocol member's rebalance timeout; a classic member's join and sync timeouts. */
+export interface MemberTimers {
+  session: TimerId;
+  rebalance: TimerId;
+  join: TimerId;
+  sync: TimerId;
+}
+
 export class GroupCoordinatorShard {
   state: 'loading' | 'active' = 'loading';
   readonly groups = new Map<string, ClassicGroup>();
   readonly consumerGroups = new Map<string, ConsumerGroup>();
   readonly offsets = new Map<string, Map<string, CommittedOffset>>();
-  /** Session and rebalance timeouts of consumer-group members, by "group\0member". */
-  readonly memberTimers = new Map<string, { session: TimerId; rebalance: TimerId }>();
+  /** Timers of consumer-group members, by "group\0member". */
+  readonly memberTimers = new Map<string, MemberTimers>();
   loadTimer: TimerId = NO_TIMER;
   retentionTimer: TimerId = NO_TIMER;
   /** The last write made, while it is pending: operations without records answer only after it. */

@@ -117,6 +117,7 @@ describe('the consumer protocol on the member side', () => {
       /consumers\[0\]\.config\.session\.timeout\.ms.*session\.timeout\.ms cannot be set when group\.protocol=CONSUMER/,
     );
     expect(() => validateScenario({ ...base, consumers: [{ id: 'c', group: 'g', topics: ['t'], config: { 'group.remote.assignor': 'range' } }] })).toThrow(/group\.remote\.assignor cannot be set when group\.protocol=CLASSIC/);
+    // A group may mix the protocols, as during an online migration.
     expect(() =>
       validateScenario({
         ...base,
@@ -125,7 +126,33 @@ describe('the consumer protocol on the member side', () => {
           { id: 'b', group: 'g', topics: ['t'], config: { 'group.protocol': 'consumer' } },
         ],
       }),
-    ).toThrow(/consumers\[1\]\.config\.group\.protocol.*online migration/);
+    ).not.toThrow();
+  });
+
+  it('an online upgrade and downgrade: a consumer-protocol member joins a live classic group, which carries on as a consumer group, then turns classic again', () => {
+    const w = new FakeWorld({ seed: 848, brokers: 1, topics: [{ name: 't', partitions: 6 }] });
+    const CLASSIC = { 'group.id': 'g', 'auto.offset.reset': 'earliest', 'partition.assignment.strategy': ['cooperative-sticky'] };
+    w.addConsumer('c1', { topics: ['t'], config: CLASSIC, processing: { stopMs: 35_000 } });
+    w.addConsumer('c2', { topics: ['t'], config: CLASSIC });
+    w.addConsumer('k1', { topics: ['t'], config: CONSUMER, processing: { startMs: 15_000, stopMs: 60_000 } });
+    for (let p = 0; p < 6; p++) w.produce('t', p, { count: 400, everyMs: 100 });
+    w.start();
+    w.runUntilMs(14_000);
+    expect(w.broker(0)!.coordinator.describeGroup('g')!.state).toBe('Stable');
+    w.runUntilMs(34_000);
+    // k1 upgraded the group; c1 and c2 stay in it as classic members and handed k1 its share.
+    expect(w.events('group.convert')).toMatchObject([{ from: 'classic', to: 'consumer', members: 2 }]);
+    const mid = w.broker(0)!.coordinator.describeConsumerGroup('g')!;
+    expect(mid.state).toBe('Stable');
+    expect(mid.members.map((m) => m.protocol).sort()).toEqual(['classic', 'classic', 'consumer']);
+    expect(['c1', 'c2', 'k1'].map((c) => ownedBy(w, c).length)).toEqual([2, 2, 2]);
+    w.runUntilMs(90_000);
+    // c1 left; k1, the last consumer-protocol member, left at 60 s: the group is classic again, c2 holds everything.
+    expect(w.events('group.convert').at(-1)).toMatchObject({ from: 'consumer', to: 'classic', members: 1 });
+    expect(w.broker(0)!.coordinator.describeGroup('g')!.state).toBe('Stable');
+    expect(ownedBy(w, 'c2').length).toBe(6);
+    expect(checkPartitionOwnership(allEvents(w)).violations).toEqual([]);
+    for (let q = 0; q < 6; q++) expect(w.cluster.committed('g', 't', q)).toBe(400);
   });
 
   it('the coordinator moves in the middle of a reconciliation: the group carries on from its records, no partition has two owners', () => {

@@ -7,7 +7,8 @@
 import { compareStrings } from '../assignors/consumerPartitionAssignor';
 import { EMPTY_ASSIGNMENT, type Assignment } from './assignment';
 import { isReconciledTo, type CurrentAssignment } from './currentAssignmentBuilder';
-import { newMember, type ConsumerGroupMember, type MemberSubscription } from './consumerGroupMember';
+import { assignmentHas } from './assignment';
+import { newMember, usesClassicProtocol, type ConsumerGroupMember, type MemberSubscription } from './consumerGroupMember';
 
 /** [ConsumerGroup.ConsumerGroupState] */
 export type ConsumerGroupState = 'Empty' | 'Assigning' | 'Reconciling' | 'Stable' | 'Dead';
@@ -58,6 +59,40 @@ export class ConsumerGroup {
       if (previous !== undefined) return this.targetAssignment.get(previous) ?? EMPTY_ASSIGNMENT;
     }
     return EMPTY_ASSIGNMENT;
+  }
+
+  // ---- members of the classic protocol (an online migration) [ConsumerGroup.java] ----
+
+  numClassicProtocolMembers(): number {
+    let n = 0;
+    for (const m of this.members.values()) if (usesClassicProtocol(m)) n++;
+    return n;
+  }
+
+  /**
+   * A classic member may join when the group is empty and it names a protocol, or when one of its protocols is
+   * supported by every classic member already in. [ConsumerGroup.java `supportsClassicProtocols`]
+   */
+  supportsClassicProtocols(protocolType: string, protocols: readonly string[]): boolean {
+    if (protocolType !== 'consumer') return false;
+    if (this.isEmpty()) return protocols.length > 0;
+    const classic = [...this.members.values()].filter(usesClassicProtocol);
+    return protocols.some((name) => classic.every((m) => m.classicMemberMetadata!.supportedProtocols.some((p) => p.name === name)));
+  }
+
+  /** Every member but `memberId` speaks the classic protocol, and `memberId` does not. [`allMembersUseClassicProtocolExcept`] */
+  allMembersUseClassicProtocolExcept(memberId: string): boolean {
+    const m = this.members.get(memberId);
+    return m !== undefined && !usesClassicProtocol(m) && this.numClassicProtocolMembers() === this.members.size - 1;
+  }
+
+  /** A member in UNRELEASED_PARTITIONS still waits for a partition another member holds. [`waitingOnUnreleasedPartition`] */
+  waitingOnUnreleasedPartition(m: ConsumerGroupMember): boolean {
+    if (m.state !== 'UNRELEASED_PARTITIONS') return false;
+    for (const [t, ps] of this.targetAssignment.get(m.memberId) ?? EMPTY_ASSIGNMENT) {
+      for (const p of ps) if (!assignmentHas(m.assignedPartitions, t, p) && this.currentPartitionEpoch(t, p) !== -1) return true;
+    }
+    return false;
   }
 
   /** Topic name -> how many members subscribe to it, after replacing `oldMember` by `newMember` (either may be null). */

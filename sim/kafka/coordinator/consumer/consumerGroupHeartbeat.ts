@@ -23,6 +23,7 @@ import {
   sameSubscription,
   sameTopics,
   subscriptionOf,
+  usesClassicProtocol,
   type ConsumerGroupMember,
   type MemberSubscription,
 } from './consumerGroupMember';
@@ -196,18 +197,16 @@ export function consumerGroupHeartbeat(group: ConsumerGroup | null, req: Heartbe
         member = members.get(req.memberId) ?? newMember(req.memberId);
         joined = !members.has(req.memberId);
       } else {
-        // The instance id is free only once its previous member left with epoch -2. [`throwIfInstanceIdIsUnreleased`]
-        if (previous.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+        // The instance id is free only once its previous member left with epoch -2 (a classic one never says so, and
+        // is replaced at once). [`getOrMaybeSubscribeStaticConsumerGroupMember`, `throwIfInstanceIdIsUnreleased`]
+        if (previous.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH && !usesClassicProtocol(previous)) {
           return fail('UNRELEASED_INSTANCE_ID', `Static member ${req.memberId} with instance id ${req.instanceId} cannot join the group because the instance id is owned by ${previous.memberId} member.`);
         }
         // The new member takes the old one's place and its partitions, at epoch 0. [`replaceMember`]
         member = { ...previous, memberId: req.memberId, memberEpoch: 0, previousMemberEpoch: 0 };
         replaced = previous.memberId;
         joined = true;
-        records.push(...memberTombstones(groupId, previous.memberId));
-        records.push(memberSubscriptionRecord(groupId, member.memberId, subscriptionOf(member)));
-        records.push(targetAssignmentRecord(groupId, member.memberId, group!.targetOf(previous.memberId, null)));
-        records.push(currentAssignmentRecord(groupId, member.memberId, currentAssignmentOf(member)));
+        records.push(...replaceStaticMemberRecords(group!, previous, member));
       }
     } else {
       if (!previous) return fail('UNKNOWN_MEMBER_ID', `Instance id ${req.instanceId} is unknown.`);
@@ -220,7 +219,6 @@ export function consumerGroupHeartbeat(group: ConsumerGroup | null, req: Heartbe
     }
   }
 
-  // 1. Update the member's subscription; a changed subscription (or changed topic metadata) bumps the group epoch.
   const sub: MemberSubscription = {
     instanceId: req.instanceId ?? member.instanceId,
     rackId: req.rackId ?? member.rackId,
@@ -229,14 +227,82 @@ export function consumerGroupHeartbeat(group: ConsumerGroup | null, req: Heartbe
     subscribedTopicNames: req.subscribedTopicNames !== null ? [...req.subscribedTopicNames].sort() : member.subscribedTopicNames,
     serverAssignor: req.serverAssignor ?? member.serverAssignor,
     rebalanceTimeoutMs: req.rebalanceTimeoutMs !== -1 ? req.rebalanceTimeoutMs : member.rebalanceTimeoutMs,
+    classicMemberMetadata: null,
   };
+  const step = updateMember({ group, groupId, member, sub, joined, replaced, owned: req.owned }, records, ctx);
+  if (!step.ok) return fail(step.error, step.message);
+  const updated = step.member;
+
+  // The assignment goes back on a full request (a join, or after an error) or when it changed.
+  const full = joining || (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.owned !== null);
+  const assignmentChanged = !assignmentEquals(member.assignedPartitions, updated.assignedPartitions);
+  return {
+    ok: true,
+    records,
+    response: {
+      memberId: updated.memberId,
+      memberEpoch: updated.memberEpoch,
+      heartbeatIntervalMs: ctx.heartbeatIntervalMs,
+      assignment: full || assignmentChanged ? updated.assignedPartitions : null,
+    },
+    changes: { joined, replaced, epochBump: step.epochBump, target: step.target, member: updated, memberTarget: step.memberTarget, reconciled: step.reconciled },
+    rebalanceTimeout: step.rebalanceTimeout,
+  };
+}
+
+/** A static member's successor takes its place: its records go, the successor's come with its target and partitions. [`replaceMember`] */
+export function replaceStaticMemberRecords(group: ConsumerGroup, previous: ConsumerGroupMember, successor: ConsumerGroupMember): CoordinatorRecord[] {
+  const groupId = group.groupId;
+  return [
+    ...memberTombstones(groupId, previous.memberId),
+    memberSubscriptionRecord(groupId, successor.memberId, subscriptionOf(successor)),
+    targetAssignmentRecord(groupId, successor.memberId, group.targetOf(previous.memberId, null)),
+    currentAssignmentRecord(groupId, successor.memberId, currentAssignmentOf(successor)),
+  ];
+}
+
+/** A member found or made by a heartbeat or a classic JoinGroup, and its new subscription. */
+export interface MemberUpdateInput {
+  readonly group: ConsumerGroup | null;
+  readonly groupId: string;
+  /** The member before this request (a new one at epoch 0, or a replaced static member's copy under its new id). */
+  readonly member: ConsumerGroupMember;
+  readonly sub: MemberSubscription;
+  readonly joined: boolean;
+  readonly replaced: string | null;
+  /** What the member says it owns; null when it did not say. */
+  readonly owned: Assignment | null;
+}
+
+export type MemberUpdateOutcome =
+  | { readonly ok: false; readonly error: KafkaError; readonly message: string }
+  | {
+      readonly ok: true;
+      readonly member: ConsumerGroupMember;
+      readonly epochBump: HeartbeatChanges['epochBump'];
+      readonly target: HeartbeatChanges['target'];
+      readonly memberTarget: Assignment;
+      readonly reconciled: boolean;
+      readonly rebalanceTimeout: 'schedule' | 'cancel' | 'keep';
+    };
+
+/**
+ * The three steps every member request takes, whichever protocol it speaks: 1. store the subscription, bumping
+ * the group epoch when subscribed topics (or their partition counts) change; 2. a group epoch ahead of the
+ * assignment epoch computes a new target assignment for everyone; 3. move the member one reconciliation step
+ * towards its target. Appends the records to `records`. [GroupMetadataManager.java `consumerGroupHeartbeat`
+ * steps 1-3, `classicGroupJoinToConsumerGroup` steps 1-3, `maybeReconcile`]
+ */
+export function updateMember(u: MemberUpdateInput, records: CoordinatorRecord[], ctx: HeartbeatContext): MemberUpdateOutcome {
+  const { group, groupId, member, sub, joined, replaced } = u;
+  // 1. Update the member's subscription; a changed subscription (or changed topic metadata) bumps the group epoch.
   let updated: ConsumerGroupMember = { ...member, ...sub };
   let bumpReason: string | null = null;
   if (!sameSubscription(subscriptionOf(member), sub) || (joined && replaced === null)) {
     records.push(memberSubscriptionRecord(groupId, updated.memberId, sub));
     if (!sameTopics(member.subscribedTopicNames, sub.subscribedTopicNames)) bumpReason = joined ? `member ${updated.memberId} joined` : `member ${updated.memberId} changed its subscription`;
   }
-  const oldForCounts = replaced !== null ? members.get(replaced)! : members.get(member.memberId) ?? null;
+  const oldForCounts = (replaced !== null ? group?.members.get(replaced) : group?.members.get(member.memberId)) ?? null;
   const subscribedTopics = group ? group.subscribedTopicCounts(oldForCounts, sub) : new Map(sub.subscribedTopicNames.map((t) => [t, 1] as [string, number]));
   const metadataHash = metadataHashOf(subscribedTopics.keys(), ctx.partitionCount);
   let groupEpoch = group?.groupEpoch ?? 0;
@@ -252,7 +318,7 @@ export function consumerGroupHeartbeat(group: ConsumerGroup | null, req: Heartbe
   let targetChange: HeartbeatChanges['target'] = null;
   if (groupEpoch > targetEpoch) {
     const computed = computeTargetAssignment(groupId, group, groupEpoch, member, updated, replaced, ctx);
-    if (!computed.ok) return fail('UNKNOWN_SERVER_ERROR', computed.message);
+    if (!computed.ok) return { ok: false, error: 'UNKNOWN_SERVER_ERROR', message: computed.message };
     records.push(...computed.records);
     targetEpoch = groupEpoch;
     target = computed.assignment.get(updated.memberId) ?? EMPTY_ASSIGNMENT;
@@ -270,31 +336,26 @@ export function consumerGroupHeartbeat(group: ConsumerGroup | null, req: Heartbe
       targetEpoch,
       target,
       currentPartitionEpoch: (t, p) => group?.currentPartitionEpoch(t, p) ?? -1,
-      owned: req.owned,
+      owned: u.owned,
     });
-    if (!r.ok) return fail(r.error, 'The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin.');
+    if (!r.ok) return { ok: false, error: r.error, message: 'The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin.' };
     const next = { ...updated, ...r.next };
     if (!sameCurrentAssignment(updated, next)) {
       records.push(currentAssignmentRecord(groupId, next.memberId, r.next));
-      rebalanceTimeout = next.state === 'UNREVOKED_PARTITIONS' ? 'schedule' : 'cancel';
+      // A classic member has a join and a sync timeout instead (the coordinator arms them).
+      if (!usesClassicProtocol(next)) rebalanceTimeout = next.state === 'UNREVOKED_PARTITIONS' ? 'schedule' : 'cancel';
       reconciled = true;
     }
     updated = next;
   }
 
-  // The assignment goes back on a full request (a join, or after an error) or when it changed.
-  const full = joining || (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.owned !== null);
-  const assignmentChanged = !assignmentEquals(member.assignedPartitions, updated.assignedPartitions);
   return {
     ok: true,
-    records,
-    response: {
-      memberId: updated.memberId,
-      memberEpoch: updated.memberEpoch,
-      heartbeatIntervalMs: ctx.heartbeatIntervalMs,
-      assignment: full || assignmentChanged ? updated.assignedPartitions : null,
-    },
-    changes: { joined, replaced, epochBump: bumpReason === null ? null : { epoch: groupEpoch, reason: bumpReason }, target: targetChange, member: updated, memberTarget: target, reconciled },
+    member: updated,
+    epochBump: bumpReason === null ? null : { epoch: groupEpoch, reason: bumpReason },
+    target: targetChange,
+    memberTarget: target,
+    reconciled,
     rebalanceTimeout,
   };
 }

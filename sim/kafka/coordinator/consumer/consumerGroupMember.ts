@@ -4,6 +4,7 @@
  * record). Immutable: every change is a new value, written as a record first.
  * [group-coordinator/.../modern/consumer/ConsumerGroupMember.java]
  */
+import type { JoinGroupProtocol } from '../../protocol';
 import { EMPTY_ASSIGNMENT } from './assignment';
 import type { CurrentAssignment } from './currentAssignmentBuilder';
 
@@ -11,6 +12,16 @@ import type { CurrentAssignment } from './currentAssignmentBuilder';
 export const JOIN_GROUP_MEMBER_EPOCH = 0;
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
 export const LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
+
+/**
+ * ConsumerGroupMemberMetadataValue.ClassicMemberMetadata: a member that joined with JoinGroup (the classic
+ * protocol) in a consumer group keeps its session timeout and its JoinGroup protocols (the assignors it supports,
+ * in its order of preference, each with its subscription).
+ */
+export interface ClassicMemberMetadata {
+  readonly sessionTimeoutMs: number;
+  readonly supportedProtocols: readonly JoinGroupProtocol[];
+}
 
 /** ConsumerGroupMemberMetadataValue: the member's subscription and client facts. */
 export interface MemberSubscription {
@@ -22,6 +33,8 @@ export interface MemberSubscription {
   readonly subscribedTopicNames: readonly string[];
   readonly serverAssignor: string | null;
   readonly rebalanceTimeoutMs: number;
+  /** Set for a member that speaks the classic protocol (JoinGroup, SyncGroup, Heartbeat); null for ConsumerGroupHeartbeat. */
+  readonly classicMemberMetadata: ClassicMemberMetadata | null;
 }
 
 export interface ConsumerGroupMember extends MemberSubscription, CurrentAssignment {
@@ -39,6 +52,7 @@ export function newMember(memberId: string): ConsumerGroupMember {
     subscribedTopicNames: [],
     serverAssignor: null,
     rebalanceTimeoutMs: -1,
+    classicMemberMetadata: null,
     memberEpoch: 0,
     previousMemberEpoch: 0,
     state: 'STABLE',
@@ -56,7 +70,13 @@ export function subscriptionOf(m: ConsumerGroupMember): MemberSubscription {
     subscribedTopicNames: m.subscribedTopicNames,
     serverAssignor: m.serverAssignor,
     rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+    classicMemberMetadata: m.classicMemberMetadata,
   };
+}
+
+/** [ConsumerGroupMember.java `useClassicProtocol`] */
+export function usesClassicProtocol(m: MemberSubscription): boolean {
+  return m.classicMemberMetadata !== null;
 }
 
 export function currentAssignmentOf(m: CurrentAssignment): CurrentAssignment {
@@ -77,7 +97,8 @@ export function sameSubscription(a: MemberSubscription, b: MemberSubscription): 
     a.clientHost === b.clientHost &&
     a.serverAssignor === b.serverAssignor &&
     a.rebalanceTimeoutMs === b.rebalanceTimeoutMs &&
-    sameTopics(a.subscribedTopicNames, b.subscribedTopicNames)
+    sameTopics(a.subscribedTopicNames, b.subscribedTopicNames) &&
+    JSON.stringify(a.classicMemberMetadata) === JSON.stringify(b.classicMemberMetadata)
   );
 }
 

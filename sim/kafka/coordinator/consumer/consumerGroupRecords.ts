@@ -127,7 +127,10 @@ export function replayConsumerGroupRecord(groups: Map<string, ConsumerGroup>, k:
       return;
     case 'ConsumerGroupMemberMetadata':
       if (value === null) g.removeMember(k.memberId);
-      else g.replayMemberMetadata(k.memberId, JSON.parse(value) as MemberSubscription);
+      else {
+        const v = JSON.parse(value) as MemberSubscription;
+        g.replayMemberMetadata(k.memberId, { ...v, classicMemberMetadata: v.classicMemberMetadata ?? null });
+      }
       return;
     case 'ConsumerGroupTargetAssignmentMember':
       g.replayTargetMember(k.memberId, value === null ? null : assignmentOf((JSON.parse(value) as { topicPartitions: Record<string, number[]> }).topicPartitions));
