@@ -69,6 +69,7 @@ const STORY_KINDS: ReadonlySet<string> = new Set([
   'fault.start',
   'fault.end',
   'host.crash',
+  'host.stop',
   'host.power-off',
   'disk.power-loss',
   'host.restart',
@@ -279,8 +280,9 @@ function checkReport(
       for (const k of [...lastPos.keys()]) if (k.startsWith(`${e.node}\u0000`)) lastPos.delete(k);
       continue;
     }
-    if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
-      for (const pid of (e.processes as string[]) ?? []) for (const k of [...lastPos.keys()]) if (k.startsWith(`${pid}\u0000`)) lastPos.delete(k);
+    if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'process.exit') {
+      const pids = e.kind === 'process.exit' ? [e.process as string] : ((e.processes as string[]) ?? []);
+      for (const pid of pids) for (const k of [...lastPos.keys()]) if (k.startsWith(`${pid}\u0000`)) lastPos.delete(k);
       continue;
     }
     if (e.kind !== 'consumer.poll') continue;

@@ -104,9 +104,9 @@ export class HighWatermarkWatch {
       if (!mine) this.epochOf.set(broker, (mine = new Map()));
       mine.set(where, e.leaderEpoch as number);
       this.note(where, e.leaderEpoch as number, broker, e.hw as number, e.t, 'took the leader role with high watermark');
-    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off') {
+    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'process.exit') {
       // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.
-      for (const p of (e.processes as string[] | undefined) ?? []) {
+      for (const p of e.kind === 'process.exit' ? [e.process as string] : ((e.processes as string[] | undefined) ?? [])) {
         const m = /^broker-(\d+)$/.exec(p);
         if (!m) continue;
         const broker = Number(m[1]);

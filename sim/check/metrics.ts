@@ -65,8 +65,8 @@ export function metricChecks(events: readonly TraceEvent[], h: History, commitWa
       let g = owned.get(e.group as string);
       if (!g) owned.set(e.group as string, (g = new Map()));
       g.set(e.node, (e.owned as string[]).length);
-    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'consumer.close') {
-      const procs = e.kind === 'consumer.close' ? [e.node] : ((e.processes as string[]) ?? []);
+    } else if (e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'consumer.close' || e.kind === 'process.exit') {
+      const procs = e.kind === 'consumer.close' ? [e.node] : e.kind === 'process.exit' ? [e.process as string] : ((e.processes as string[]) ?? []);
       for (const g of owned.values()) for (const p of procs) g.delete(p);
     }
   }
@@ -255,8 +255,9 @@ export class CommitWaitWatch {
         this.pending.get(e.broker as number)?.delete(tp(e.topic as string, e.partition as number));
         break;
       case 'host.crash':
-      case 'host.power-off': {
-        const id = /^broker-(\d+)$/.exec(e.node);
+      case 'host.power-off':
+      case 'process.exit': {
+        const id = /^broker-(\d+)$/.exec(e.kind === 'process.exit' ? (e.process as string) : e.node);
         if (id) this.pending.delete(Number(id[1]));
         break;
       }

@@ -38,7 +38,7 @@ export function lostWriteStory(events: readonly TraceEvent[], h: History, s: Sen
   for (let i = lo; i < events.length; i++) {
     const e = events[i]!;
     if ((e as UntypedTraceEvent).topic !== topic || (e as UntypedTraceEvent).partition !== partition) {
-      if (e.kind === 'fault.start' || e.kind === 'fault.end' || e.kind === 'host.crash' || e.kind === 'host.power-off' || e.kind === 'disk.power-loss' || e.kind === 'host.restart') {
+      if (e.kind === 'fault.start' || e.kind === 'fault.end' || e.kind === 'host.crash' || e.kind === 'host.stop' || e.kind === 'host.power-off' || e.kind === 'disk.power-loss' || e.kind === 'host.restart') {
         if (e.t >= (la?.t ?? s.invokeUs) - 1) {
           const hosts = 'hosts' in e ? e.hosts : [e.node];
           if (hosts.some((x) => [...holders].map(hostOf).includes(x) || relevant.has(x))) story.push(describeHostEvent(e, at));
@@ -114,6 +114,8 @@ function describeHostEvent(e: TraceEvent, at: (t: number) => string): string {
       return `At ${t} the ${String(e.fault)} of ${(e.hosts as string[]).join(', ')} ended.`;
     case 'host.crash':
       return `${e.node} crashed at ${t} (its page cache survived).`;
+    case 'host.stop':
+      return `${e.node} was stopped (SIGTERM) at ${t}: a graceful shutdown.`;
     case 'host.power-off':
       return `${e.node} lost power at ${t}: whatever was not on disk is gone.`;
     case 'disk.power-loss': {

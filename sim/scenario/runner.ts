@@ -302,7 +302,7 @@ function beginQuiet(world: World, cluster: KafkaCluster): void {
     h.disk.slowFactor = 1;
     h.disk.full = false;
     // Only what a fault took down comes back; a client that closed on purpose stays closed.
-    if (h.downByFault && (h.state === 'crashed' || h.state === 'powered-off')) h.restart();
+    if (h.downByFault && (h.state === 'crashed' || h.state === 'powered-off' || h.state === 'stopped' || h.state === 'stopping')) h.restart();
   }
   for (const h of world.hosts()) {
     for (const p of h.processes()) {

@@ -12,6 +12,8 @@ import type { Process } from './process';
 export const HOST_KINDS = defineKinds({
   /** The host's processes stopped; its page cache survived (`processes`: the ones that were running). */
   'host.crash': { processes: list(str) },
+  /** SIGTERM to every process: each shuts down gracefully and exits on its own (`process.exit`). */
+  'host.stop': { processes: list(str) },
   /** The host lost power: processes stopped and unflushed writes are gone. */
   'host.power-off': { processes: list(str) },
   /** A crashed or powered-off host will come back after `delayMs`. */
@@ -32,7 +34,7 @@ declare module '../core/trace' {
 }
 
 /** The host's state as a person would describe it. */
-export type HostState = 'up' | 'crashed' | 'powered-off' | 'starting' | 'paused';
+export type HostState = 'up' | 'crashed' | 'powered-off' | 'starting' | 'paused' | 'stopping' | 'stopped';
 
 /** What a process is given: the actor context plus its host's disk and the network. */
 export interface ProcessContext extends ActorContext {
@@ -88,6 +90,10 @@ export class Host implements Gate, NetHost {
   downByFault = false;
   /** Bumped on every crash or power loss, so a pending restart from before it is void. */
   private lifeEpoch = 0;
+  /** A stop (SIGTERM) was sent and no start has happened since: down processes are stopped, not crashed. */
+  private stopRequested = false;
+  /** A restart asked for while processes were still shutting down: it happens when the last one exits. */
+  private restartWhenStopped: number | null = null;
 
   constructor(
     opts: HostOptions,
@@ -116,6 +122,7 @@ export class Host implements Gate, NetHost {
   get state(): HostState {
     if (!this.powered) return 'powered-off';
     if (this.starting) return 'starting';
+    if (this.stopRequested) return this.live.size === 0 ? 'stopped' : 'stopping';
     if (this.live.size === 0 && this.specs.length > 0) return 'crashed';
     return this._paused ? 'paused' : 'up';
   }
@@ -141,6 +148,8 @@ export class Host implements Gate, NetHost {
   /** Starts every process that is not running (first boot). */
   start(): void {
     this.booted = true;
+    this.stopRequested = false;
+    this.restartWhenStopped = null;
     const started: string[] = [];
     for (const spec of this.specs) {
       if (this.live.has(spec.id)) continue;
@@ -215,8 +224,26 @@ export class Host implements Gate, NetHost {
     this.network.actorsDied(ids, false);
   }
 
+  /**
+   * SIGTERM to every process (`systemctl stop`): each runs its own graceful shutdown and exits when it is done;
+   * the OS and the page cache stay. On a paused host the signal waits, like everything else, for the resume.
+   */
+  stop(): void {
+    if (!this.powered || this.live.size === 0) return;
+    this.stopRequested = true;
+    this.downByFault = true;
+    const procs = [...this.live.values()];
+    this.trace.emit('host.stop', this.id, { processes: procs.map((p) => p.id) });
+    for (const p of procs) this.admit(p, () => p.onStop());
+  }
+
   /** Brings the processes back (power on if needed); they recover from disk after the start-up delay. */
   restart(delayMs = this.startupDelayMs): void {
+    if (this.powered && this.stopRequested && this.live.size > 0) {
+      // Still shutting down: start again once the last process has exited (`systemctl restart` waits for the stop).
+      this.restartWhenStopped = delayMs;
+      return;
+    }
     if (this.powered && this.live.size === this.specs.length) return;
     this.powered = true;
     this.downByFault = false;
@@ -269,10 +296,17 @@ export class Host implements Gate, NetHost {
     p.kill();
     this.trace.emit('process.exit', this.id, { process: p.id, reason });
     this.network.actorsDied([p.id], true);
+    if (this.live.size === 0 && this.restartWhenStopped !== null) {
+      const delay = this.restartWhenStopped;
+      this.restartWhenStopped = null;
+      this.restart(delay);
+    }
   }
 
   private killAll(): string[] {
     this.lifeEpoch++;
+    this.stopRequested = false;
+    this.restartWhenStopped = null;
     this.starting = false;
     this._paused = false;
     this.queue = [];

@@ -15,6 +15,7 @@ import { defineKinds, list, num, oneOf, str, type KindsOf } from '../core/traceS
 /** The fault verbs, named the way an operator says them. */
 export const FAULT_KINDS = [
   'crash',
+  'stop',
   'restart',
   'power-loss',
   'power-on',
@@ -42,7 +43,7 @@ declare module '../core/trace' {
 }
 
 /** Faults that can carry a duration, after which they are undone. */
-const REVERSIBLE: readonly FaultKind[] = ['crash', 'power-loss', 'pause', 'partition', 'isolate', 'one-way', 'latency', 'lossy', 'slow-disk', 'disk-full'];
+const REVERSIBLE: readonly FaultKind[] = ['crash', 'stop', 'power-loss', 'pause', 'partition', 'isolate', 'one-way', 'latency', 'lossy', 'slow-disk', 'disk-full'];
 
 /**
  * One entry of a fault schedule: plain data (a scenario file holds a list of them).
@@ -157,6 +158,7 @@ export function validateSchedule(value: unknown, resolver: TargetResolver, path 
     };
     switch (fault) {
       case 'crash':
+      case 'stop':
       case 'restart':
       case 'power-loss':
       case 'power-on':

@@ -30,8 +30,16 @@ export abstract class Process extends Actor {
     if (this.alive) this.ctx.network.close(this.id, peer);
   }
 
-  /** Stops this process cleanly (after a controlled shutdown). */
+  /** Ends this process by itself (a clean shutdown, or a fatal error): its sockets close and peers hear at once. */
   exit(reason: string): void {
     this.host.processExited(this, reason);
+  }
+
+  /**
+   * SIGTERM: the host asks this process to stop. A process without a shutdown hook exits at once; Kafka's
+   * brokers and controllers override this with their graceful shutdown and call `exit` when it is done.
+   */
+  onStop(): void {
+    this.exit('SIGTERM');
   }
 }

@@ -49,6 +49,7 @@ export class World {
   private readonly resolvers: TargetResolver[] = [];
   /** Which applied faults hold each host's effect (by fault token), so each undo undoes only its own. */
   private nextFaultToken = 0;
+  /** Crashes and stops: either keeps a host's processes down. */
   private readonly crashHeld = new Map<string, Set<number>>();
   private readonly powerHeld = new Map<string, Set<number>>();
   private readonly pauseHeld = new Map<string, Set<number>>();
@@ -153,9 +154,9 @@ export class World {
   /**
    * Applies one fault now; if it has a duration, undoes it later. Its `fault.start` comes before its effects
    * and its `fault.end` before their undoing. Faults may overlap on the same hosts and links: each holds its
-   * own effect, and its end undoes only that (a host comes back when no crash or power loss holds it any more;
+   * own effect, and its end undoes only that (a host comes back when no crash, stop or power loss holds it any more;
    * latency and loss on a link add up; a slow disk takes the largest factor in force). `restart`, `power-on`
-   * and `resume` end every crash, power loss or pause holding their hosts; `heal` ends every cut and link fault
+   * and `resume` end every crash, stop, power loss or pause holding their hosts; `heal` ends every cut and link fault
    * touching its hosts (all of them without targets).
    */
   applyFault(f: Fault): void {
@@ -172,6 +173,21 @@ export class World {
           for (const h of hosts(targets)) {
             hold(this.crashHeld, h.id, token);
             h.crash();
+          }
+        };
+        undo = () => {
+          for (const h of hosts(targets)) {
+            if (release(this.crashHeld, h.id, token) && !held(this.powerHeld, h.id)) h.restart();
+          }
+        };
+        break;
+      case 'stop':
+        // A stop holds the processes down like a crash does; its end (or `restart`) starts them again once
+        // they have finished shutting down.
+        apply = () => {
+          for (const h of hosts(targets)) {
+            hold(this.crashHeld, h.id, token);
+            h.stop();
           }
         };
         undo = () => {

@@ -12,10 +12,10 @@ import { futureCheck, verdict, type PropertyOptions, type RunProperty, type RunO
  */
 export const DEFAULT_WITHIN_MS = 40_000;
 
-/** What each instant heal undoes [World.applyFault]: restart and power-on end crashes and power losses, resume ends pauses, heal ends cuts and link faults. */
+/** What each instant heal undoes [World.applyFault]: restart and power-on end crashes, stops and power losses, resume ends pauses, heal ends cuts and link faults. */
 const UNDOES: Readonly<Record<string, readonly string[]>> = {
-  restart: ['crash', 'power-loss'],
-  'power-on': ['crash', 'power-loss'],
+  restart: ['crash', 'stop', 'power-loss'],
+  'power-on': ['crash', 'stop', 'power-loss'],
   resume: ['pause'],
   heal: ['partition', 'isolate', 'one-way', 'latency', 'lossy'],
 };

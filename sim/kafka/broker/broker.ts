@@ -10,6 +10,7 @@ import { CLEAN_SHUTDOWN_FILE } from '../log/logFileNames';
 import { actorTaskScheduler } from '../log/taskScheduler';
 import { MetadataImage } from '../metadata/metadataImage';
 import { metadataRecordBytes, type MetadataRecord } from '../metadata/records';
+import { ExponentialBackoff } from '../client/backoff';
 import { NetworkClient, type Outcome } from '../net/networkClient';
 import type {
   AllocateProducerIdsResponse,
@@ -29,6 +30,7 @@ import type {
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, isResponse } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
+import { RAFT_SHUTDOWN_TIMEOUT_MS } from '../raft/kafkaRaftClient';
 import { quorumConfig } from '../raft/quorumConfig';
 import { processRaftIo } from '../raft/raftIo';
 import type { Partition } from './partition';
@@ -36,18 +38,30 @@ import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
 import type { Endpoint, WireBroker } from '../wire/context';
 import { WireFrontEnd } from '../wire/frontEnd';
 import { WireData, isWireData } from '../wire/wireData';
-import { defineKinds, num, oneOf, type KindsOf } from '../../core/traceSchema';
+import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
 
 /** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
 export const BROKER_KINDS = defineKinds({
   /** The controller registered this broker incarnation. */
   'broker.registered': { brokerEpoch: num, previousBrokerEpoch: num },
-  'broker.state': { state: oneOf('starting', 'recovery', 'running', 'fenced', 'shutting-down') },
+  /** Kafka's BrokerState as the broker's lifecycle moves [metadata/.../metadata/BrokerState.java]. */
+  'broker.state': { state: oneOf('starting', 'recovery', 'running', 'fenced', 'pending-controlled-shutdown', 'shutting-down') },
+  /** A SIGTERM'd broker began the last part of its shutdown: why it stopped waiting for the controller. */
+  'broker.shutdown': { reason: str, brokerEpoch: num },
 });
 
 declare module '../../core/trace' {
   interface TraceKinds extends KindsOf<typeof BROKER_KINDS> {}
 }
+
+/**
+ * How long a SIGTERM'd broker waits for the controller to let it go before it shuts down anyway: the JVM
+ * shutdown hook calls shutdown() without a timeout, which is five minutes [core/.../server/KafkaBroker.scala
+ * `shutdown()`: Duration.ofMinutes(5); BrokerServer.scala `shutdown(timeout)`].
+ */
+export const BROKER_SHUTDOWN_TIMEOUT_MS = 5 * 60_000;
+/** After the first "not yet" to a controlled-shutdown heartbeat the next one comes this soon [BrokerLifecycleManager: 50 ms]. */
+const CONTROLLED_SHUTDOWN_FIRST_RESEND_MS = 50;
 
 export interface BrokerOptions {
   readonly brokerId: number;
@@ -120,6 +134,17 @@ export class Broker extends Process {
   private serving = false;
   /** The logs have their topics' configs from the metadata (false until the first metadata is applied). */
   private logConfigsSynced = false;
+  /** SIGTERM received: the shutdown is under way (no second one). */
+  private shutdownBegun = false;
+  /** PENDING_CONTROLLED_SHUTDOWN: heartbeats ask the controller to move this broker's leaderships away. */
+  private pendingControlledShutdown = false;
+  private gotControlledShutdownResponse = false;
+  private heartbeatInFlight = false;
+  private shutdownHeartbeatAfterResponse = false;
+  private heartbeatFailures = 0;
+  /** The controlled-shutdown heartbeat chain [BrokerLifecycleManager `scheduleNextCommunication`]. */
+  private shutdownHeartbeatTimer: TimerId | null = null;
+  private readonly heartbeatBackoff: ExponentialBackoff;
 
   constructor(
     ctx: ProcessContext,
@@ -130,6 +155,8 @@ export class Broker extends Process {
     this.config = opts.config;
     this.image = new MetadataImage({ staticConfig: opts.staticConfig, nodeId: opts.brokerId });
     this.net = new NetworkClient(this);
+    // Failed heartbeats back off 100 ms doubling up to the session timeout [BrokerLifecycleManager `resendExponentialBackoff`].
+    this.heartbeatBackoff = new ExponentialBackoff(100, 2, opts.config['broker.session.timeout.ms'], 0.02, this.random.fork('lifecycle'));
     this.incarnationId = `${this.id}-${ctx.incarnation}-${this.random.int(0, 1 << 30).toString(16)}`;
     // KIP-966: the clean-shutdown file names the broker epoch; without it the last shutdown was unclean.
     const marker = this.disk.read<{ brokerEpoch?: number } | string>(`${LOG_DIR}/${CLEAN_SHUTDOWN_FILE}`);
@@ -191,6 +218,7 @@ export class Broker extends Process {
     this.register();
     const hb = ms(this.config['broker.heartbeat.interval.ms']);
     const beat = () => {
+      if (this.shutdownBegun) return; // the shutdown drives its own heartbeats, then none
       this.heartbeat();
       this.setTimer(hb, beat);
     };
@@ -373,6 +401,104 @@ export class Broker extends Process {
     );
   }
 
+  // ---- shutdown (SIGTERM) ----
+
+  /**
+   * SIGTERM [BrokerServer.shutdown]: with controlled.shutdown.enable and a RUNNING broker, enter
+   * PENDING_CONTROLLED_SHUTDOWN — stop fetching for replicas that leave the ISR, and heartbeat at once with
+   * wantShutDown so the controller moves every leadership away — and wait until the controller answers
+   * shouldShutDown (or BROKER_SHUTDOWN_TIMEOUT_MS pass); otherwise go straight to the shutdown.
+   * [core/.../server/BrokerLifecycleManager.scala `BeginControlledShutdownEvent`]
+   */
+  override onStop(): void {
+    if (this.shutdownBegun) return;
+    this.shutdownBegun = true;
+    if (!this.config['controlled.shutdown.enable']) {
+      this.completeShutdown('controlled.shutdown.enable=false');
+      return;
+    }
+    if (!this.serving) {
+      this.completeShutdown('skipped controlled shutdown: the broker was not running yet');
+      return;
+    }
+    this.pendingControlledShutdown = true;
+    this.replicas.beginControlledShutdown();
+    this.trace.emit('broker.state', this.id, { state: 'pending-controlled-shutdown' });
+    this.setTimer(ms(BROKER_SHUTDOWN_TIMEOUT_MS), () => {
+      if (this.pendingControlledShutdown) this.completeShutdown(`timed out after ${BROKER_SHUTDOWN_TIMEOUT_MS} ms waiting for the controller to approve controlled shutdown`);
+    });
+    this.scheduleShutdownHeartbeat(0);
+  }
+
+  private scheduleShutdownHeartbeat(delayUs: number): void {
+    if (this.shutdownHeartbeatTimer !== null) this.cancelTimer(this.shutdownHeartbeatTimer);
+    this.shutdownHeartbeatTimer = this.setTimer(delayUs, () => {
+      this.shutdownHeartbeatTimer = null;
+      this.controlledShutdownHeartbeat();
+    });
+  }
+
+  /** A heartbeat with wantShutDown; shouldShutDown in the answer ends the wait [BrokerLifecycleManager `BrokerHeartbeatResponseEvent`]. */
+  private controlledShutdownHeartbeat(): void {
+    if (!this.pendingControlledShutdown) return;
+    const controller = this.controllerNode();
+    if (this.heartbeatInFlight) {
+      // One heartbeat at a time: this one goes out as soon as the answer to the one in flight is in.
+      this.shutdownHeartbeatAfterResponse = true;
+      return;
+    }
+    if (!this.registered || !controller) {
+      this.scheduleShutdownHeartbeat(ms(this.heartbeatBackoff.backoff(this.heartbeatFailures++)));
+      return;
+    }
+    this.heartbeatInFlight = true;
+    this.net.send(
+      controller,
+      {
+        type: 'BrokerHeartbeat',
+        brokerId: this.brokerId,
+        brokerEpoch: this.brokerEpochValue,
+        currentMetadataOffset: this.metadataOffset,
+        wantFence: false,
+        wantShutDown: true,
+      },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<BrokerHeartbeatResponse>) => {
+        this.heartbeatInFlight = false;
+        if (!this.pendingControlledShutdown) return;
+        if (!o.ok || o.response.error !== 'NONE') {
+          this.scheduleShutdownHeartbeat(ms(this.heartbeatBackoff.backoff(this.heartbeatFailures++)));
+          return;
+        }
+        this.heartbeatFailures = 0;
+        if (o.response.shouldShutDown) {
+          this.completeShutdown('the controller asked the broker to shut down (SHUTDOWN_NOW)');
+          return;
+        }
+        const next = this.gotControlledShutdownResponse ? this.config['broker.heartbeat.interval.ms'] : CONTROLLED_SHUTDOWN_FIRST_RESEND_MS;
+        this.gotControlledShutdownResponse = true;
+        this.scheduleShutdownHeartbeat(ms(next));
+      },
+    );
+  }
+
+  /**
+   * The rest of BrokerServer.shutdown, once the controller let go (or the wait ended): no more heartbeats or
+   * requests, the fetchers stop, every log is flushed and checkpointed and the clean-shutdown file names this
+   * broker epoch; the process exits when that file is durable. [BrokerServer.scala `shutdown`; LogManager `shutdown`]
+   */
+  private completeShutdown(reason: string): void {
+    this.pendingControlledShutdown = false;
+    if (this.shutdownHeartbeatTimer !== null) this.cancelTimer(this.shutdownHeartbeatTimer);
+    this.shutdownHeartbeatTimer = null;
+    this.trace.emit('broker.state', this.id, { state: 'shutting-down' });
+    this.trace.emit('broker.shutdown', this.id, { reason, brokerEpoch: this.brokerEpochValue });
+    this.serving = false;
+    this.replicas.shutdown();
+    this.raft.shutdown(RAFT_SHUTDOWN_TIMEOUT_MS, () => {});
+    this.logManager.shutdown(this.brokerEpochValue, () => this.exit('clean shutdown'));
+  }
+
   private heartbeat(): void {
     if (!this.registered) {
       this.register();
@@ -380,6 +506,7 @@ export class Broker extends Process {
     }
     const controller = this.controllerNode();
     if (!controller) return;
+    this.heartbeatInFlight = true;
     this.net.send(
       controller,
       {
@@ -392,6 +519,11 @@ export class Broker extends Process {
       },
       { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
       (o: Outcome<BrokerHeartbeatResponse>) => {
+        this.heartbeatInFlight = false;
+        if (this.shutdownHeartbeatAfterResponse) {
+          this.shutdownHeartbeatAfterResponse = false;
+          this.scheduleShutdownHeartbeat(0);
+        }
         // A broker never fences itself: a failed heartbeat is just retried on the next tick.
         if (o.ok && o.response.error === 'STALE_BROKER_EPOCH') {
           this.registered = false;
@@ -619,10 +751,5 @@ export class Broker extends Process {
         if (outcome === 'retry') this.setTimer(ms(this.config['controller.quorum.retry.backoff.ms'] + 50), retry);
       },
     );
-  }
-
-  /** Used by the shutdown path: the broker epoch goes into the clean-shutdown file. */
-  cleanShutdownMarker(): { brokerEpoch: number } {
-    return { brokerEpoch: this.brokerEpochValue };
   }
 }

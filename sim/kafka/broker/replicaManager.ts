@@ -62,7 +62,16 @@ export class ReplicaManager {
   /** partition -> the delayed fetches waiting on it, each with its part of the fetch for that partition. */
   private readonly fetchWaiters = new Map<string, Map<DelayedFetch, FetchPartition>>();
 
+  /** The broker is in controlled shutdown: replicas it is no longer in the ISR of stop fetching. */
+  private inControlledShutdown = false;
+  private stopped = false;
+
   constructor(private readonly host: ReplicaManagerHost) {}
+
+  /** [ReplicaManager.scala `beginControlledShutdown`] */
+  beginControlledShutdown(): void {
+    this.inControlledShutdown = true;
+  }
 
   /** Partitions by topic and index: the fetch and produce paths look them up without building keys. */
   private readonly byTopic = new Map<string, (Partition | undefined)[]>();
@@ -75,6 +84,7 @@ export class ReplicaManager {
   startIsrExpiration(): void {
     const period = ms(this.host.config['replica.lag.time.max.ms'] / 2);
     const tick = () => {
+      if (this.stopped) return;
       for (const p of this.partitions.values()) p.maybeShrinkIsr();
       this.host.setTimerId(period, tick);
     };
@@ -105,6 +115,13 @@ export class ReplicaManager {
     }
     const wasLeader = p.isLeader;
     const change = p.applyState(s);
+    if (this.inControlledShutdown && change !== 'unchanged' && !p.isLeader && (s.leader < 0 || !s.isr.includes(me))) {
+      // During controlled shutdown a replica without a leader, or outside the ISR, stops fetching: the broker
+      // is leaving [ReplicaManager.scala `applyLocalFollowersDelta`].
+      this.removeFromFetchers(p);
+      if (wasLeader) this.failWaiters(p, 'NOT_LEADER_OR_FOLLOWER');
+      return;
+    }
     if (change === 'became-leader') {
       this.removeFromFetchers(p);
     } else if (change === 'became-follower') {
@@ -428,8 +445,9 @@ export class ReplicaManager {
     });
   }
 
-  /** Stops every fetcher (process shutdown). */
+  /** Stops every fetcher and the ISR expiration task (process shutdown). */
   shutdown(): void {
+    this.stopped = true;
     for (const f of this.fetchers.values()) f.stop();
     this.fetchers.clear();
   }

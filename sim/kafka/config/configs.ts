@@ -58,6 +58,7 @@ export const BROKER_CONFIGS = {
   'leader.imbalance.check.interval.seconds': int(300, 'how often the preferred-leader election runs', { min: 1 }),
   'broker.heartbeat.interval.ms': int(2000, 'how often a broker heartbeats to the active controller', { min: 1 }),
   'broker.session.timeout.ms': int(9000, 'a broker without a heartbeat for this long is fenced', { min: 1 }),
+  'controlled.shutdown.enable': bool(true, 'on SIGTERM a broker first asks the controller to move its leaderships away (controlled shutdown)'),
   'log.retention.check.interval.ms': int(300_000, 'how often retention runs', { min: 1 }),
   'log.initial.task.delay.ms': int(30_000, 'delay before the first retention, flush and checkpoint tasks', { min: 0 }),
   'log.cleaner.enable': bool(true, 'run the log cleaner for compacted topics'),

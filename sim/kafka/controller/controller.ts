@@ -17,7 +17,7 @@ import type {
   CreateTopicsRequest,
 } from '../protocol';
 import { isResponse } from '../protocol';
-import { KafkaRaftClient } from '../raft/kafkaRaftClient';
+import { KafkaRaftClient, RAFT_SHUTDOWN_TIMEOUT_MS } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
 import { quorumConfig } from '../raft/quorumConfig';
 import { processRaftIo } from '../raft/raftIo';
@@ -120,6 +120,7 @@ export class Controller extends Process {
   private pending: PendingWrite[] = [];
   private heartbeats = new Map<number, BrokerHeartbeatState>();
   private timers: TimerId[] = [];
+  private stopping = false;
   private readonly placementRandom;
   private readonly idRandom;
 
@@ -173,6 +174,17 @@ export class Controller extends Process {
 
   override onDisconnect(peer: string): void {
     this.raft.onDisconnect(peer);
+  }
+
+  /**
+   * SIGTERM [ControllerServer.shutdown; KafkaRaftClient.shutdown]: an active controller resigns at once and its
+   * EndQuorumEpoch lets the other voters elect a successor without waiting for their fetch timeout; the process
+   * exits when a new leader is known (or after the raft's 5 s shutdown timeout).
+   */
+  override onStop(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.raft.shutdown(RAFT_SHUTDOWN_TIMEOUT_MS, (timedOut) => this.exit(timedOut ? 'shutdown: no new quorum leader within the raft shutdown timeout' : 'clean shutdown'));
   }
 
   onMessage(from: string, msg: unknown): void {

@@ -247,11 +247,12 @@ export class LogManager {
 
   /**
    * A clean shutdown: flush every log, write the checkpoints, and once all of that is durable write the
-   * clean-shutdown marker, which names the broker epoch (KIP-966). Returns the time it is all done: the
-   * broker process should exit only then (Kafka blocks its shutdown on these fsyncs).
+   * clean-shutdown marker, which names the broker epoch (KIP-966). Returns the time the logs are durable;
+   * `onMarkerDurable` runs once the marker is too: the broker process exits only then (Kafka blocks its
+   * shutdown on these fsyncs).
    * [src: LogManager `shutdown`; CleanShutdownFileHandler `write`]
    */
-  shutdown(brokerEpoch = -1): Micros {
+  shutdown(brokerEpoch = -1, onMarkerDurable?: () => void): Micros {
     for (const t of this.timers.values()) this.env.tasks.cancel(t);
     this.timers.clear();
     this.cleaner?.shutdown();
@@ -268,7 +269,8 @@ export class LogManager {
     const disk = this.env.disk;
     tasks.schedule(done - tasks.now, () => {
       disk.rewrite(marker, [{ data: { version: 0, brokerEpoch }, bytes: 32 }]);
-      disk.fsync(marker);
+      const durable = disk.fsync(marker);
+      if (onMarkerDurable) tasks.schedule(durable - tasks.now, onMarkerDurable);
     });
     return done;
   }

@@ -43,6 +43,8 @@ import { InFlightRequests } from './inFlightRequests';
 import { RequestManager } from './requestManager';
 import { canGrantVote, isIllegalVoteEpoch, type RaftStateName, type VoteReason } from './voteRules';
 
+/** How long a process's graceful raft shutdown may take [raft/.../KafkaRaftClientDriver.java `shutdown`: client.shutdown(5000)]. */
+export const RAFT_SHUTDOWN_TIMEOUT_MS = 5000;
 /** How long the leader holds a Fetch that finds nothing new [KafkaRaftClient.java MAX_FETCH_WAIT_MS]. */
 export const MAX_FETCH_WAIT_MS = 500;
 /** Largest batch the leader writes, and a fetch's size limit [KafkaRaftClient.java MAX_BATCH_SIZE_BYTES, MAX_FETCH_SIZE_BYTES]. */
@@ -94,6 +96,12 @@ export interface RaftInspection {
   readonly flushedEndOffset: number;
   readonly highWatermark: number | null;
   readonly committedOffset: number;
+}
+
+/** A graceful shutdown under way [KafkaRaftClient.java `GracefulShutdown`]. */
+interface GracefulShutdown {
+  readonly deadline: Micros;
+  readonly done: (timedOut: boolean) => void;
 }
 
 interface ParkedFetch {
@@ -156,6 +164,7 @@ export class KafkaRaftClient<R> {
   private repoll = false;
   private started = false;
   private halted = false;
+  private shutdownState: GracefulShutdown | null = null;
 
   // Blocking on a quorum-state fsync.
   private blocked = false;
@@ -285,6 +294,22 @@ export class KafkaRaftClient<R> {
     return first + records.length - 1;
   }
 
+  /**
+   * Begins a graceful shutdown [KafkaRaftClient.java `shutdown`, `maybeCompleteShutdown`]: a leader resigns at
+   * once and tells the voters (EndQuorumEpoch) so they elect a successor without waiting for their fetch timeout;
+   * no replica stands for election any more. It completes (the client stops) when this replica is an observer,
+   * the only voter, or knows another leader, or after `timeoutMs` (`done(true)`). `done` runs outside the poll.
+   */
+  shutdown(timeoutMs: number, done: (timedOut: boolean) => void): void {
+    if (this.shutdownState || this.halted) return;
+    this.shutdownState = { deadline: this.io.now() + ms(timeoutMs), done };
+    if (!this.started) {
+      this.completeShutdown(false);
+      return;
+    }
+    this.enter(noop);
+  }
+
   get stateName(): RaftStateName {
     return this.state.kind;
   }
@@ -366,6 +391,7 @@ export class KafkaRaftClient<R> {
       for (let round = 0; round < 64; round++) {
         this.repoll = false;
         const now = this.io.now();
+        if (this.maybeCompleteShutdown(now)) return;
         // A request unanswered for request.timeout.ms closes its connection (as Kafka's NetworkClient does),
         // whatever the raft state did meanwhile; the next request opens a new one after the retry backoff.
         for (const peer of this.inFlight.expire(now)) {
@@ -387,6 +413,39 @@ export class KafkaRaftClient<R> {
     } finally {
       this.polling = false;
     }
+  }
+
+  /** [KafkaRaftClient.java `maybeCompleteShutdown`]: true when the shutdown completed (the client is stopped). */
+  private maybeCompleteShutdown(now: Micros): boolean {
+    const sd = this.shutdownState;
+    if (!sd) return false;
+    if (now >= sd.deadline) {
+      this.completeShutdown(true);
+      return true;
+    }
+    const leader = leaderIdOf(this.state, this.nodeId);
+    if (!this.isVoter || this.voters.length === 1 || (leader !== null && leader !== this.nodeId)) {
+      this.completeShutdown(false);
+      return true;
+    }
+    return false;
+  }
+
+  private completeShutdown(timedOut: boolean): void {
+    const sd = this.shutdownState!;
+    this.stop();
+    this.io.trace.emit('raft.shutdown', this.nodeId, { timedOut });
+    // The process exits from its own timer, never from inside the poll loop.
+    this.io.setTimer(0, () => sd.done(timedOut));
+  }
+
+  /** Stops the client: no more polls, sends or wake-ups. */
+  private stop(): void {
+    this.halted = true;
+    if (this.wakeTimer !== NO_TIMER) this.io.cancelTimer(this.wakeTimer);
+    this.wakeTimer = NO_TIMER;
+    for (const p of this.parked) this.io.cancelTimer(p.timer);
+    this.parked = [];
   }
 
   private scheduleWake(at: Micros): void {
@@ -424,6 +483,10 @@ export class KafkaRaftClient<R> {
   /** [KafkaRaftClient.java `pollLeader`]: check quorum, write lingering appends, BeginQuorumEpoch every fetch.timeout/2. */
   private pollLeader(st: LeaderState<R>, now: Micros): Micros {
     let wait = Number.POSITIVE_INFINITY;
+    if (this.shutdownState && this.voters.length > 1) {
+      this.transitionToResigned('shutdown');
+      return 0;
+    }
     if (this.voters.length > 1) {
       if (now >= st.checkQuorumDeadline) {
         this.transitionToResigned('check-quorum');
@@ -476,6 +539,8 @@ export class KafkaRaftClient<R> {
 
   /** [KafkaRaftClient.java `pollFollowerAsVoter`]: without a successful fetch for fetch.timeout, stand (pre-vote first). */
   private pollFollowerAsVoter(st: FollowerState, now: Micros): Micros {
+    // Shutting down, a follower never stands (it completes at once: it knows a leader).
+    if (this.shutdownState) return this.shutdownState.deadline - now;
     if (now >= st.fetchDeadline) {
       this.transitionToProspective('fetch-timeout');
       return 0;
@@ -491,6 +556,8 @@ export class KafkaRaftClient<R> {
 
   /** [KafkaRaftClient.java `pollUnattached`]: look for the leader by fetching from voters; a voter stands at its timeout. */
   private pollUnattached(st: UnattachedState, now: Micros): Micros {
+    // Shutting down, an unattached voter stays until the shutdown completes or a new epoch moves it.
+    if (this.shutdownState && this.isVoter) return this.shutdownState.deadline - now;
     if (this.isVoter && now >= st.electionDeadline) {
       this.transitionToProspective('election-timeout');
       return 0;
@@ -502,6 +569,8 @@ export class KafkaRaftClient<R> {
   private pollResigned(st: ResignedState, now: Micros): Micros {
     let wait = Number.POSITIVE_INFINITY;
     for (const v of st.unacked) wait = Math.min(wait, this.maybeSendRequest(v, now, (c) => this.endQuorumEpochRequest(c, st)));
+    // Shutting down, a resigned leader stays resigned until another leader is known or the shutdown times out.
+    if (this.shutdownState) return Math.min(wait, this.shutdownState.deadline - now);
     if (now >= st.electionDeadline) {
       if (this.isVoter) {
         this.transitionToProspective('election-timeout');
@@ -1251,10 +1320,7 @@ export class KafkaRaftClient<R> {
   /** A disk error: stop, as Kafka's raft thread does on an I/O failure (the process decides whether to exit). */
   private halt(reason: string): void {
     if (this.halted) return;
-    this.halted = true;
-    if (this.wakeTimer !== NO_TIMER) this.io.cancelTimer(this.wakeTimer);
-    for (const p of this.parked) this.io.cancelTimer(p.timer);
-    this.parked = [];
+    this.stop();
     this.io.trace.emit('raft.fatal', this.nodeId, { reason });
     this.listener.onFatalError?.(reason);
   }

@@ -23,6 +23,8 @@ export const RAFT_KINDS = defineKinds({
   'raft.truncate': { fromOffset: num, toOffset: num, reason: oneOf('diverging-epoch') },
   /** A replica started from its disk. */
   'raft.recover': { endOffset: num, lastEpoch: num, droppedBatches: num, epoch: num, leader: nullable(str), votedFor: nullable(str) },
+  /** A graceful shutdown completed: a new leader was known, or it gave up after its timeout. */
+  'raft.shutdown': { timedOut: bool },
   /** The raft client stopped (a disk error), as Kafka's fatal fault handler stops the process. */
   'raft.fatal': { reason: str },
 });

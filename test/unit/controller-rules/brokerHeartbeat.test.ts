@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   activateHeartbeatStates,
   calculateNextBrokerState,
+  currentBrokerState,
   findOneStaleBroker,
   lowestActiveOffset,
   maybeFenceOneStaleBroker,
@@ -10,6 +11,7 @@ import {
   processBrokerHeartbeat,
   processExpiredBrokerHeartbeat,
   staleBrokerCheckIntervalMs,
+  touchBroker,
   type BrokerHeartbeatState,
 } from '../../../sim/kafka/controller/rules/brokerHeartbeat';
 import { KAFKA_CONTROLLER_TIMER_DEFAULTS } from '../../../sim/kafka/controller/rules/controllerConfigs';
@@ -44,6 +46,56 @@ describe('calculateNextBrokerState [BrokerHeartbeatManager.calculateNextBrokerSt
     expect(calculateNextBrokerState('CONTROLLED_SHUTDOWN', hb({ wantShutDown: true }), 50, false, 80, 79)).toBe('CONTROLLED_SHUTDOWN');
     expect(calculateNextBrokerState('CONTROLLED_SHUTDOWN', hb({ wantShutDown: true }), 50, false, 80, 80)).toBe('SHUTDOWN_NOW');
     expect(calculateNextBrokerState('CONTROLLED_SHUTDOWN', hb({ wantShutDown: true }), 50, false, 80, Infinity)).toBe('SHUTDOWN_NOW');
+  });
+});
+
+describe("BrokerHeartbeatManagerTest's cases, on our rules", () => {
+  // Six brokers as in Kafka's testCalculateNextBrokerState: 0 and 4 fenced, 1 lagging at offset 98, 5 in
+  // controlled shutdown since offset 99. The table below is Kafka's expected (current, next) pairs.
+  const touched = (id: number, fenced: boolean, offset: number): BrokerHeartbeatState => ({ ...newHeartbeatState(id, 1, 0, fenced), metadataOffset: offset });
+  const cluster = (): BrokerHeartbeatState[] => [
+    touched(0, true, 100),
+    touched(1, false, 98),
+    touched(2, false, 100),
+    touched(3, false, 100),
+    touched(4, true, 100),
+    maybeUpdateControlledShutdownOffset(touched(5, false, 99), 99),
+  ];
+  const next = (states: BrokerHeartbeatState[], id: number, req: Partial<{ wantShutDown: boolean; wantFence: boolean; currentMetadataOffset: number }>, leads: boolean) => {
+    const s = states.find((x) => x.brokerId === id)!;
+    const current = currentBrokerState(s);
+    return [current, calculateNextBrokerState(current, { currentMetadataOffset: 0, wantFence: false, wantShutDown: false, ...req }, 100, leads, s.controlledShutdownOffset, lowestActiveOffset(states))];
+  };
+
+  it('testCalculateNextBrokerState', () => {
+    const states = cluster();
+    expect(lowestActiveOffset(states)).toBe(98);
+    expect(next(states, 0, { wantShutDown: true }, false)).toEqual(['FENCED', 'SHUTDOWN_NOW']);
+    expect(next(states, 0, { currentMetadataOffset: 100 }, false)).toEqual(['FENCED', 'UNFENCED']);
+    expect(next(states, 0, { currentMetadataOffset: 50 }, false)).toEqual(['FENCED', 'FENCED']);
+    expect(next(states, 0, { wantFence: true }, false)).toEqual(['FENCED', 'FENCED']);
+    expect(next(states, 1, { wantShutDown: true }, true)).toEqual(['UNFENCED', 'CONTROLLED_SHUTDOWN']);
+    expect(next(states, 1, { wantShutDown: true }, false)).toEqual(['UNFENCED', 'SHUTDOWN_NOW']);
+    expect(next(states, 1, {}, false)).toEqual(['UNFENCED', 'UNFENCED']);
+    expect(next(states, 5, { wantShutDown: true }, true)).toEqual(['CONTROLLED_SHUTDOWN', 'CONTROLLED_SHUTDOWN']);
+    // Broker 1 has not seen offset 99 yet: broker 5 waits for it ...
+    expect(next(states, 5, { wantShutDown: true }, false)).toEqual(['CONTROLLED_SHUTDOWN', 'CONTROLLED_SHUTDOWN']);
+    // ... until broker 1 is fenced (manager.fence(1)): then nobody active lags behind 99.
+    const fenced1 = states.map((s) => (s.brokerId === 1 ? touchBroker(s, 0, true, s.metadataOffset) : s));
+    expect(lowestActiveOffset(fenced1)).toBe(100);
+    expect(next(fenced1, 5, { wantShutDown: true }, false)).toEqual(['CONTROLLED_SHUTDOWN', 'SHUTDOWN_NOW']);
+    expect(next(fenced1, 5, { wantShutDown: true }, true)).toEqual(['CONTROLLED_SHUTDOWN', 'CONTROLLED_SHUTDOWN']);
+  });
+
+  it('testControlledShutdownOffsetIsOnlyUpdatedOnce; a fenced broker cannot enter controlled shutdown', () => {
+    const two = touched(2, false, 100);
+    expect(two.controlledShutdownOffset).toBe(-1);
+    const once = maybeUpdateControlledShutdownOffset(two, 98);
+    expect(once.controlledShutdownOffset).toBe(98);
+    expect(maybeUpdateControlledShutdownOffset(once, 99).controlledShutdownOffset).toBe(98);
+    expect(() => maybeUpdateControlledShutdownOffset(touched(3, true, 100), 101)).toThrow(/fenced/);
+    // Fencing (touch with fenced) takes the broker out of controlled shutdown.
+    expect(touchBroker(once, 5, true, 100).controlledShutdownOffset).toBe(-1);
   });
 });
 

@@ -10,6 +10,8 @@ export interface Hooks {
   message?(p: TestProcess, from: string, msg: unknown): void;
   disconnect?(p: TestProcess, peer: string): void;
   killed?(p: TestProcess): void;
+  /** SIGTERM; without this hook the process exits at once (Process's default). */
+  stop?(p: TestProcess): void;
 }
 
 /** A process whose behaviour a test supplies, and which records what happened to it. */
@@ -39,6 +41,11 @@ export class TestProcess extends Process {
   override onDisconnect(peer: string): void {
     this.disconnects.push({ t: this.now, peer });
     this.hooks.disconnect?.(this, peer);
+  }
+
+  override onStop(): void {
+    if (this.hooks.stop) this.hooks.stop(this);
+    else super.onStop();
   }
 
   override kill(): void {

@@ -43,7 +43,7 @@ describe('validateSchedule', () => {
     expect(e.path).toBe('faults[1].fault');
     expect(e.value).toBe('partiton');
     expect(e.message).toContain('faults[1].fault: "partiton" is not allowed');
-    expect(e.message).toContain('"crash", "restart", "power-loss"');
+    expect(e.message).toContain('"crash", "stop", "restart", "power-loss"');
     expect(e.message).toContain('did you mean "partition"?');
   });
 
@@ -85,7 +85,7 @@ describe('validateSchedule', () => {
     const e = errorOf([{ at: 0, fault: 'restart', targets: ['broker-1'], duration: 1000 }]);
     expect(e.path).toBe('faults[0].duration');
     expect(e.message).toContain('faults[0].duration: 1000 is not allowed; expected no duration for "restart"');
-    expect(e.message).toContain('only crash, power-loss, pause, partition, isolate, one-way, latency, lossy, slow-disk, disk-full can be undone');
+    expect(e.message).toContain('only crash, stop, power-loss, pause, partition, isolate, one-way, latency, lossy, slow-disk, disk-full can be undone');
   });
 
   it('a zero duration', () => {

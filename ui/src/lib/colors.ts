@@ -13,6 +13,8 @@ export const STATE_COLORS: Record<string, string> = {
   'powered off': '#3b3b3b',
   restarting: '#7fb8e6',
   paused: '#e0a526',
+  stopping: '#c9a0dc',
+  stopped: '#9b9b9b',
   fenced: '#8e5ec9',
   'cut off': '#e8743b',
   'not started': '#b9b9b9',

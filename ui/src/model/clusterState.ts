@@ -3,7 +3,7 @@ import { appendBatch, truncateChain, type BatchNode, type Removal } from './repl
 import { brokerOfNode, isIsrChange, num, nums, str, strs } from './fields';
 import type { TraceModel } from './traceModel';
 
-export type HostStatus = 'not started' | 'up' | 'crashed' | 'powered off' | 'restarting' | 'paused' | 'stopped';
+export type HostStatus = 'not started' | 'up' | 'crashed' | 'powered off' | 'restarting' | 'paused' | 'stopping' | 'stopped';
 
 export interface ActiveFault {
   readonly index: number;
@@ -200,6 +200,10 @@ export function applyEvent(s: ClusterState, model: TraceModel, e: TraceEvent, i:
       break;
     case 'host.crash':
       s.hosts[lane] = 'crashed';
+      s.hostSince[lane] = e.t;
+      break;
+    case 'host.stop':
+      s.hosts[lane] = 'stopping';
       s.hostSince[lane] = e.t;
       break;
     case 'host.power-off':

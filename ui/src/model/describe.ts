@@ -47,6 +47,12 @@ export function describeEvent(e: TraceEvent): string {
       return `registered with broker epoch ${num(e, 'brokerEpoch')}`;
     case 'host.crash':
       return `crashes (the page cache survives)`;
+    case 'host.stop':
+      return `is stopped (SIGTERM): its processes shut down gracefully`;
+    case 'process.exit':
+      return `${str(e, 'process')} exits: ${str(e, 'reason')}`;
+    case 'broker.shutdown':
+      return `shuts down: ${str(e, 'reason')}`;
     case 'host.power-off':
       return `loses power (unflushed writes are gone)`;
     case 'host.restart':

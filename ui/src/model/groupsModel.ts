@@ -113,6 +113,9 @@ export function buildGroups(model: TraceModel): GroupsModel {
       case 'host.power-off':
         closeAll(e.node, e.t);
         break;
+      case 'process.exit':
+        closeAll(str(e, 'process'), e.t);
+        break;
       case 'group.rebalance':
         groups.add(str(e, 'group'));
         rebalances.push({ t: e.t, i, group: str(e, 'group'), generation: num(e, 'generation'), reason: str(e, 'reason') });

@@ -35,7 +35,7 @@ export interface FaultInterval {
 /** A stretch when a host was not running normally. */
 export interface HostInterval {
   readonly lane: number;
-  readonly state: 'crashed' | 'powered off' | 'paused' | 'restarting';
+  readonly state: 'crashed' | 'powered off' | 'paused' | 'restarting' | 'stopping' | 'stopped';
   readonly start: number;
   readonly end: number;
 }
@@ -379,6 +379,18 @@ export class TraceModel {
           hostDown.set(lane, { state: 'powered off', start: e.t });
           mark(i, e, lane, 'host', `${e.node} lost power`);
           break;
+        case 'host.stop':
+          closeDown(lane, e.t);
+          hostDown.set(lane, { state: 'stopping', start: e.t });
+          mark(i, e, lane, 'host', `${e.node} is stopped (SIGTERM): a graceful shutdown`);
+          break;
+        case 'process.exit': {
+          const pl = laneOf(str(e, 'process'));
+          closeDown(pl, e.t);
+          hostDown.set(pl, { state: 'stopped', start: e.t });
+          mark(i, e, pl, 'host', `${str(e, 'process')} exited: ${str(e, 'reason')}`);
+          break;
+        }
         case 'host.pause':
           closeDown(lane, e.t);
           hostDown.set(lane, { state: 'paused', start: e.t });

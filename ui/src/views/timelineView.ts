@@ -345,7 +345,16 @@ export class TimelineView {
       if (h.end < v0 || h.start > v1) continue;
       const [a, b] = span(h.start, h.end);
       const y = this.laneY(h.lane);
-      c.fillStyle = h.state === 'crashed' ? 'rgba(214,69,69,0.28)' : h.state === 'powered off' ? 'rgba(30,30,30,0.35)' : h.state === 'paused' ? 'rgba(224,165,38,0.35)' : 'rgba(127,184,230,0.35)';
+      c.fillStyle =
+        h.state === 'crashed'
+          ? 'rgba(214,69,69,0.28)'
+          : h.state === 'powered off'
+            ? 'rgba(30,30,30,0.35)'
+            : h.state === 'paused'
+              ? 'rgba(224,165,38,0.35)'
+              : h.state === 'stopped' || h.state === 'stopping'
+                ? 'rgba(155,155,155,0.35)'
+                : 'rgba(127,184,230,0.35)';
       c.fillRect(a, y + 2, Math.max(1, b - a), lh - 4);
       c.strokeStyle = 'rgba(255,255,255,0.6)';
       c.lineWidth = 1;
