@@ -660,6 +660,7 @@ export class KafkaRaftClient<R> {
       currentLeaderEpoch: this.state.epoch,
       fetchOffset: this.log.endOffset,
       lastFetchedEpoch: this.log.lastFetchedEpoch,
+      highWatermark: this.hw ?? -1,
     };
   }
 
@@ -786,7 +787,10 @@ export class KafkaRaftClient<R> {
     }
     const now = this.io.now();
     const resp = this.tryCompleteFetch(from, req, now);
-    if (resp.errorCode !== 'NONE' || resp.batches.length > 0 || req.maxWaitMs === 0 || resp.divergingEpoch !== null) {
+    // Answer at once with an error, records, a divergence, or news of a higher high watermark than the fetcher
+    // knows (KAFKA-14145: brokers learn what is committed without waiting out the fetch's max wait).
+    const staleHighWatermark = resp.highWatermark >= 0 && req.highWatermark < resp.highWatermark;
+    if (resp.errorCode !== 'NONE' || resp.batches.length > 0 || req.maxWaitMs === 0 || resp.divergingEpoch !== null || staleHighWatermark) {
       this.send(from, resp);
       return;
     }
@@ -802,14 +806,14 @@ export class KafkaRaftClient<R> {
     this.send(p.from, this.tryCompleteFetch(p.from, p.req, this.io.now()));
   }
 
-  /** New records: answer the parked fetches they satisfy [FuturePurgatory `maybeComplete`]. */
-  private completeParkedFetches(): void {
+  /** New records (or, with `all`, a new high watermark): answer the parked fetches they satisfy [FuturePurgatory `maybeComplete`, `completeAll`]. */
+  private completeParkedFetches(all = false): void {
     if (this.parked.length === 0) return;
     const end = this.log.endOffset;
     const now = this.io.now();
     const due: ParkedFetch[] = [];
     const keep: ParkedFetch[] = [];
-    for (const p of this.parked) (p.req.fetchOffset < end ? due : keep).push(p);
+    for (const p of this.parked) (all || p.req.fetchOffset < end ? due : keep).push(p);
     if (due.length === 0) return;
     this.parked = keep;
     for (const p of due) {
@@ -878,6 +882,9 @@ export class KafkaRaftClient<R> {
     const epoch = st.epoch;
     this.effect(() => this.io.trace.emit('raft.high-watermark', this.nodeId, { epoch, highWatermark: next }));
     this.deliverCommits();
+    // Every fetch waiting in purgatory learns the new high watermark now [KafkaRaftClient.java
+    // `onUpdateLeaderHighWatermark`, KAFKA-14145 (4.1): complete all deferred fetches].
+    this.completeParkedFetches(true);
   }
 
   // ---------------------------------------------------------------- responses

@@ -94,6 +94,8 @@ export interface RaftFetchRequest extends RaftRpc<'Fetch'> {
   readonly currentLeaderEpoch: number;
   readonly fetchOffset: number;
   readonly lastFetchedEpoch: number;
+  /** The high watermark the fetcher knows, -1 when unknown (Fetch v18, KAFKA-14145). */
+  readonly highWatermark: number;
 }
 
 export interface RaftFetchResponse<R> extends RaftResponse<'FetchResponse'> {
