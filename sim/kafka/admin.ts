@@ -3,7 +3,8 @@ import type { ProcessContext } from '../world/host';
 import { Process } from '../world/process';
 import type { KafkaError } from './errors';
 import { NetworkClient, type Outcome } from './net/networkClient';
-import type { CreateTopicsRequest, CreateTopicsResponse } from './protocol';
+import type { CreateTopicsRequest, CreateTopicsResponse, MetadataResponse } from './protocol';
+import type { QuorumDescription } from './raft/kafkaRaftClient';
 import type { CreatePartitionsResponse, CreatePartitionsTopic } from './controller/rules/createPartitions';
 import { defineKinds, list, num, obj, str, type KindsOf } from '../core/traceSchema';
 
@@ -86,6 +87,36 @@ export class Admin extends Process {
       });
     };
     send(this.controllers[0]!);
+  }
+
+  /**
+   * Metadata from one broker, as `kafka-topics --describe --bootstrap-server <broker>` asks it: null when the
+   * broker does not answer (down, still starting, or cut off) within `timeoutMs`.
+   */
+  describeTopicsVia(broker: string, onDone: (r: MetadataResponse | null) => void, timeoutMs = 2000): void {
+    this.net.send(broker, { type: 'Metadata', topics: null }, { timeoutMs }, (o: Outcome<MetadataResponse>) => onDone(o.ok ? o.response : null));
+  }
+
+  /**
+   * DescribeQuorum (kafka-metadata-quorum describe --status): asks the controllers in turn, following the
+   * leader hint, until the quorum leader answers; null when none does within one round.
+   */
+  describeQuorum(onDone: (q: QuorumDescription | null) => void, timeoutMs = 2000): void {
+    const tried = new Set<string>();
+    const ask = (target: string): void => {
+      tried.add(target);
+      this.net.send(target, { type: 'DescribeQuorum' }, { timeoutMs }, (o: Outcome<{ error: KafkaError; quorum?: QuorumDescription; leaderHint?: string | null }>) => {
+        if (o.ok && o.response.error === 'NONE' && o.response.quorum) {
+          onDone(o.response.quorum);
+          return;
+        }
+        const hint = o.ok ? o.response.leaderHint : null;
+        const next = hint && !tried.has(hint) ? hint : this.controllers.find((c) => !tried.has(c));
+        if (next === undefined) onDone(null);
+        else ask(next);
+      });
+    };
+    ask(this.controllers[0]!);
   }
 
   private createTopics(target: string): void {

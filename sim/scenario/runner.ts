@@ -11,7 +11,9 @@ import type { PartitionLog } from '../kafka/broker/partitionLog';
 import { Admin, type TopicToCreate } from '../kafka/admin';
 import { Checkers, checkValue, type CheckReport } from '../check/checkers';
 import type { ExpectationSpec } from './spec';
-import { OPERATOR_ID, type Scenario, type ScenarioAction } from './validate';
+import type { Scenario } from './validate';
+import { OPERATOR_ID, describeAction, type ScenarioAction } from './actions';
+import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
 
 /** The scenario's operator actions. */
@@ -283,8 +285,15 @@ function scheduleActions(world: World, cluster: KafkaCluster, actions: readonly 
     world.scheduler.at(
       t0 + a.atUs,
       () => {
-        world.trace.emit('scenario.action', 'scenario', { index: a.index, action: a.action, detail: `${a.topic} to ${a.count} partitions` });
-        if (admin?.alive) admin.createPartitions(a.topic, a.count);
+        world.trace.emit('scenario.action', 'scenario', { index: a.index, action: a.action, detail: describeAction(a) });
+        switch (a.action) {
+          case 'create-partitions':
+            if (admin?.alive) admin.createPartitions(a.topic, a.count);
+            break;
+          case 'rolling-restart':
+            new RollingRestart(world, cluster, () => admin, a).start();
+            break;
+        }
       },
       undefined,
       `action ${a.index}`,

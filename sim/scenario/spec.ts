@@ -123,10 +123,9 @@ export interface GroupConfigSpec {
 }
 
 /**
- * An operator action at a moment of the run, named by `action`. More kinds can join the union (altering a
- * topic config, reassigning partitions); each carries `at` and its own fields.
+ * An operator action at a moment of the run, named by `action`. Each carries `at` and its own fields.
  */
-export type ActionSpec = CreatePartitionsActionSpec;
+export type ActionSpec = CreatePartitionsActionSpec | RollingRestartActionSpec;
 
 /** kafka-topics --alter --partitions: CreatePartitions to the controller; producers see it on their next metadata refresh. */
 export interface CreatePartitionsActionSpec {
@@ -135,6 +134,29 @@ export interface CreatePartitionsActionSpec {
   readonly topic: string;
   /** The topic's partition count after the action, in all (it can only grow). */
   readonly count: number;
+}
+
+/**
+ * A rolling restart, as an operator scripts it: for each target in turn, stop it (SIGTERM, a controlled
+ * shutdown) or kill it (kill -9), start it again, and wait before the next one: until the restarted node
+ * answers again and no partition is under-replicated (`kafka-topics --describe --under-replicated-partitions`
+ * prints nothing), or for a fixed pause after the start.
+ */
+export interface RollingRestartActionSpec {
+  readonly at: number | string;
+  readonly action: 'rolling-restart';
+  /** Hosts in the order they are restarted: ids or selectors (`tag:broker`, `broker:2`, `controller:active`), resolved at `at`. */
+  readonly targets: readonly string[];
+  /** How each node is taken down: "stop" (SIGTERM, default) or "crash" (kill -9). */
+  readonly via?: 'stop' | 'crash';
+  /** Between steps: "no-under-replicated" (default), or a pause after each start ("30s"; "0s" for none). */
+  readonly wait?: number | string;
+  /** How long each node stays down once its process is gone (an upgrade's install time). Default 0. */
+  readonly down?: number | string;
+  /** A wait longer than this aborts the roll, as a careful script does. Default "5m". */
+  readonly timeout?: number | string;
+  /** Targets whose new version fails to start: they are taken down and never come back. */
+  readonly failToStart?: readonly string[];
 }
 
 export interface CaptionSpec {

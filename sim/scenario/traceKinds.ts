@@ -24,6 +24,7 @@ import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history';
 import { SCENARIO_KINDS } from './runner';
+import { OPERATOR_KINDS } from './rollingRestart';
 
 export const TRACE_SCHEMA = {
   ...HOST_KINDS,
@@ -46,6 +47,7 @@ export const TRACE_SCHEMA = {
   ...WIRE_KINDS,
   ...RUN_KINDS,
   ...SCENARIO_KINDS,
+  ...OPERATOR_KINDS,
 } as const;
 
 /** Kinds TraceKinds declares that have no schema here: must stay empty (the assertion fails to compile otherwise). */

@@ -31,6 +31,7 @@ import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
 import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
 import { brokerGroupConsumerConfigError, groupConfigError, unsupportedConsumerConfigs, type GroupConfigName } from '../kafka/config/groupProtocolConfigs';
 import { validateProcessing } from './processing';
+import { OPERATOR_ID, readActions, type ScenarioAction } from './actions';
 
 /** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
 export interface Scenario {
@@ -56,15 +57,7 @@ export interface Scenario {
   readonly expect: readonly ExpectationSpec[];
 }
 
-/** A validated operator action (see ActionSpec): when, and what. */
-export type ScenarioAction = { readonly index: number; readonly atUs: Micros } & { readonly action: 'create-partitions'; readonly topic: string; readonly count: number };
-
-/** The operator actions a scenario may take, and the fields each takes besides "at" and "action". */
-export const ACTION_KINDS = { 'create-partitions': ['topic', 'count'] } as const;
-export type ActionKind = keyof typeof ACTION_KINDS;
-
-/** The id of the admin client the runner starts to carry out actions. */
-export const OPERATOR_ID = 'operator';
+export { OPERATOR_ID, type ScenarioAction } from './actions';
 
 export interface ResolvedCluster {
   readonly controllers: number;
@@ -393,8 +386,12 @@ export function validateScenario(raw: unknown): Scenario {
     ...producers.map((p) => p.id),
     ...consumers.map((c) => c.id),
   ];
-  const actions = readActions(o.actions, durationUs, topicNames);
-  const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers, actions })), 'faults');
+  // Actions first: the hosts a fault may name depend on them (the operator's host, partitions they add). A
+  // rolling restart's targets are checked against the cluster as declared (its hosts do not depend on actions).
+  const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers };
+  const operatorActions = Array.isArray(o.actions) && o.actions.length > 0;
+  const actions = readActions(o.actions, { durationUs, topics: topicNames, resolver: scenarioResolver(scenarioHosts({ ...hostArgs, actions: [], operator: operatorActions })) });
+  const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ ...hostArgs, actions, operator: actions.length > 0 })), 'faults');
   for (const f of faults) {
     if (f.atUs > durationUs) throw new ValidationError(join(join('faults', f.index), 'at'), f.atUs / 1000, `a time within the duration (${durationUs / 1000} ms)`);
   }
@@ -468,36 +465,6 @@ function readGroupConfigs(v: unknown, groups: ReadonlySet<string>, broker: Broke
   return out;
 }
 
-/**
- * Checks the operator actions: each names a known action, happens within the duration, and makes sense for the
- * scenario's topics at that moment (a partition count only grows, counting earlier actions on the same topic).
- */
-function readActions(v: unknown, durationUs: Micros, topics: ReadonlyMap<string, number>): ScenarioAction[] {
-  if (v === undefined) return [];
-  const entries = expectArray(v, 'actions').map((a, index) => {
-    const p = join('actions', index);
-    if (!isRecord(a)) throw new ValidationError(p, a, 'an object with "at" and "action"');
-    const action = expectOneOf(a.action, join(p, 'action'), Object.keys(ACTION_KINDS) as ActionKind[]);
-    const o = expectObject(a, p, ['at', 'action', ...ACTION_KINDS[action]]);
-    const atUs = readTime(o.at, join(p, 'at'));
-    if (atUs > durationUs) throw new ValidationError(join(p, 'at'), o.at, `a time within the duration (${durationUs / 1000} ms)`);
-    const topic = expectString(o.topic, join(p, 'topic'));
-    if (!topics.has(topic)) throw new ValidationError(join(p, 'topic'), topic, `a topic of this scenario (${[...topics.keys()].join(', ') || 'none declared'})`);
-    const count = expectNumber(o.count, join(p, 'count'), { min: 1, max: 10_000, integer: true });
-    return { index, atUs, action, topic, count } as const;
-  });
-  // Partition counts only grow: check each action against the count the earlier ones leave.
-  const counts = new Map(topics);
-  for (const a of [...entries].sort((x, y) => x.atUs - y.atUs || x.index - y.index)) {
-    const now = counts.get(a.topic)!;
-    if (a.count <= now) {
-      throw new ValidationError(join(join('actions', a.index), 'count'), a.count, `more than the ${now} partition(s) topic "${a.topic}" has by then (partitions are never removed)`);
-    }
-    counts.set(a.topic, a.count);
-  }
-  return entries;
-}
-
 /** What the scenario's hosts and topics will be, for the validator's resolver (selectors that can never match are refused). */
 function scenarioHosts(x: {
   hostIds: readonly string[];
@@ -509,14 +476,18 @@ function scenarioHosts(x: {
   producers: readonly ResolvedProducer[];
   consumers: readonly ResolvedConsumer[];
   actions: readonly ScenarioAction[];
+  /** Whether the runner starts the operator's admin client (any action at all). */
+  operator: boolean;
 }): ScenarioHosts {
   // As the cluster builds them: controllers in the brokers' zones, clients in theirs or the first one.
   const zones = [...x.zones, ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'), ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a')];
   const racks = [...x.racks.map((r) => r ?? 'rack-0'), ...[...new Set(x.zones)].map((z) => `controller-rack-${z}`)];
-  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 ? ['consumer'] : []), ...(x.actions.length > 0 ? ['operator'] : [])];
+  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 ? ['consumer'] : []), ...(x.operator ? ['operator'] : [])];
   const topics = new Map<string, { partitions: number; replicationFactor: number }>();
   for (const t of x.topics) topics.set(t.name, { partitions: t.partitions, replicationFactor: t.replicationFactor });
-  for (const a of x.actions) topics.set(a.topic, { ...topics.get(a.topic)!, partitions: Math.max(topics.get(a.topic)!.partitions, a.count) });
+  for (const a of x.actions) {
+    if (a.action === 'create-partitions') topics.set(a.topic, { ...topics.get(a.topic)!, partitions: Math.max(topics.get(a.topic)!.partitions, a.count) });
+  }
   if (x.consumers.some((c) => c.group !== null)) {
     topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: Math.min(x.brokerConfig['offsets.topic.replication.factor'], x.brokers) });
   }

@@ -94,6 +94,8 @@ export class Host implements Gate, NetHost {
   private stopRequested = false;
   /** A restart asked for while processes were still shutting down: it happens when the last one exits. */
   private restartWhenStopped: number | null = null;
+  /** Who waits for the processes of a stop to exit. */
+  private exitWaiters: (() => void)[] = [];
 
   constructor(
     opts: HostOptions,
@@ -227,14 +229,17 @@ export class Host implements Gate, NetHost {
   /**
    * SIGTERM to every process (`systemctl stop`): each runs its own graceful shutdown and exits when it is done;
    * the OS and the page cache stay. On a paused host the signal waits, like everything else, for the resume.
+   * `onExited` runs when the last process has exited (as `systemctl stop` returns); false when nothing ran.
    */
-  stop(): void {
-    if (!this.powered || this.live.size === 0) return;
+  stop(onExited?: () => void): boolean {
+    if (!this.powered || this.live.size === 0) return false;
     this.stopRequested = true;
+    if (onExited) this.exitWaiters.push(onExited);
     this.downByFault = true;
     const procs = [...this.live.values()];
     this.trace.emit('host.stop', this.id, { processes: procs.map((p) => p.id) });
     for (const p of procs) this.admit(p, () => p.onStop());
+    return true;
   }
 
   /** Brings the processes back (power on if needed); they recover from disk after the start-up delay. */
@@ -296,6 +301,11 @@ export class Host implements Gate, NetHost {
     p.kill();
     this.trace.emit('process.exit', this.id, { process: p.id, reason });
     this.network.actorsDied([p.id], true);
+    if (this.live.size === 0) {
+      const waiters = this.exitWaiters;
+      this.exitWaiters = [];
+      for (const w of waiters) w();
+    }
     if (this.live.size === 0 && this.restartWhenStopped !== null) {
       const delay = this.restartWhenStopped;
       this.restartWhenStopped = null;
@@ -307,6 +317,10 @@ export class Host implements Gate, NetHost {
     this.lifeEpoch++;
     this.stopRequested = false;
     this.restartWhenStopped = null;
+    // A kill ends a shutdown under way: whoever waited for it hears now.
+    const waiters = this.exitWaiters;
+    this.exitWaiters = [];
+    if (waiters.length > 0) this.scheduler.after(0, () => waiters.forEach((w) => w()), undefined, `the exit of ${this.id}'s processes`);
     this.starting = false;
     this._paused = false;
     this.queue = [];

@@ -107,7 +107,8 @@ function readTime(v: unknown, path: string): Micros {
   throw new ValidationError(path, v, 'a time in milliseconds (a number >= 0) or a duration such as "10s", "1500ms", "2m"');
 }
 
-function readSelectors(v: unknown, path: string, resolver: TargetResolver): string[] {
+/** Reads a list of target selectors, each a host id or a selector the resolver knows (a clear error otherwise). */
+export function readSelectors(v: unknown, path: string, resolver: TargetResolver): string[] {
   const arr = expectArray(v, path, { minLength: 1 });
   return arr.map((s, i) => {
     const p = join(path, i);

@@ -121,4 +121,23 @@ describe('contrasts: the same schedule with the other setting', () => {
       expect(count(r, 'errors.NOT_ENOUGH_REPLICAS'), `seed ${seed}`).toBe(0);
     }
   });
+
+  it('rolling-restart-careful with acks=1 still loses writes: a graceful leader move drops what the old leader acknowledged after its successor last fetched', () => {
+    let lost = 0;
+    for (const seed of [1, 2, 3]) {
+      const r = run(withSets('rolling-restart-careful', 'producer.acks=1'), seed);
+      lost += count(r, 'lost-write');
+      // The careful roll keeps its availability whatever acks says.
+      expect(count(r, 'unavailability.longest-ms'), `seed ${seed}`).toBeLessThan(2000);
+    }
+    expect(lost).toBeGreaterThan(0);
+  });
+
+  it('rolling-restart-careless with acks=all loses nothing, and still stalls for a session timeout', () => {
+    for (const seed of SEEDS) {
+      const r = run(withSets('rolling-restart-careless', 'producer.acks=all'), seed);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'unavailability.longest-ms'), `seed ${seed}`).toBeGreaterThan(9000);
+    }
+  });
 });

@@ -192,6 +192,12 @@ export class Controller extends Process {
     const m = msg as { type: string; correlationId: number };
     if (isResponse(m.type)) return; // a late response nobody waits for any more
     const reply: Reply = (body) => this.send(from, { ...body, correlationId: m.correlationId }, 64);
+    if (m.type === 'DescribeQuorum') {
+      // Answered by the raft leader (kafka-metadata-quorum describe) [KafkaRaftClient.handleDescribeQuorumRequest].
+      const quorum = this.raft.describeQuorum();
+      reply(quorum ? { type: 'DescribeQuorumResponse', error: 'NONE', quorum } : { type: 'DescribeQuorumResponse', error: 'NOT_LEADER_OR_FOLLOWER', leaderHint: this.raft.leaderId });
+      return;
+    }
     if (!this.active) {
       reply({ type: `${m.type}Response`, error: 'NOT_CONTROLLER', leaderHint: this.raft.leaderId });
       return;

@@ -63,6 +63,8 @@ export interface LeaderState<R> {
   readonly endOffsets: (number | null)[];
   /** Per voter: fetched since the check-quorum timer last reset. */
   readonly fetchedSinceCheck: boolean[];
+  /** Per voter: when its last fetch arrived, null if none in this epoch (DescribeQuorum's lastFetchTimestamp). */
+  readonly lastFetchTimes: (Micros | null)[];
   checkQuorumDeadline: Micros;
   beginQuorumEpochDeadline: Micros;
   /** Records appended but not yet written (append linger). */

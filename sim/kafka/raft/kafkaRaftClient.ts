@@ -83,6 +83,18 @@ export interface RaftListener<R> {
   onFatalError?(reason: string): void;
 }
 
+/** What DescribeQuorum answers: the leader's view of every voter's log [DescribeQuorumResponse.json]. */
+export interface QuorumDescription {
+  readonly leaderId: string;
+  readonly leaderEpoch: number;
+  readonly highWatermark: number;
+  /**
+   * Every voter, the leader included: the log end offset the leader knows (-1: not fetched yet in this epoch) and
+   * when its last fetch arrived (simulated µs; -1 never; the leader: now).
+   */
+  readonly voters: readonly { readonly replicaId: string; readonly logEndOffset: number; readonly lastFetchTimestamp: number }[];
+}
+
 /** The replica's view, for tests and the UI (never read by other actors). */
 export interface RaftInspection {
   readonly nodeId: string;
@@ -308,6 +320,26 @@ export class KafkaRaftClient<R> {
       return;
     }
     this.enter(noop);
+  }
+
+  /**
+   * DescribeQuorum on this replica [KafkaRaftClient.java `handleDescribeQuorumRequest`]: the leader answers
+   * with each voter's log end offset as its fetches report it; any other replica gives null
+   * (NOT_LEADER_OR_FOLLOWER).
+   */
+  describeQuorum(): QuorumDescription | null {
+    const st = this.state;
+    if (this.halted || st.kind !== 'Leader') return null;
+    return {
+      leaderId: this.nodeId,
+      leaderEpoch: st.epoch,
+      highWatermark: this.hw ?? -1,
+      voters: this.voters.map((v, i) =>
+        v === this.nodeId
+          ? { replicaId: v, logEndOffset: this.log.endOffset, lastFetchTimestamp: this.io.now() }
+          : { replicaId: v, logEndOffset: st.endOffsets[i] ?? -1, lastFetchTimestamp: st.lastFetchTimes[i] ?? -1 },
+      ),
+    };
   }
 
   get stateName(): RaftStateName {
@@ -864,6 +896,7 @@ export class KafkaRaftClient<R> {
     if (i < 0 || i === this.selfIndex) return;
     st.endOffsets[i] = fetchOffset;
     st.fetchedSinceCheck[i] = true;
+    st.lastFetchTimes[i] = now;
     let fetched = 0;
     for (let j = 0; j < st.fetchedSinceCheck.length; j++) if (st.fetchedSinceCheck[j]) fetched++;
     if (fetched >= fetchersNeededForCheckQuorum(this.voters.length)) {
@@ -1203,6 +1236,7 @@ export class KafkaRaftClient<R> {
       grantingVoters: cur.election.grantingVoters(),
       endOffsets: new Array<number | null>(n).fill(null),
       fetchedSinceCheck: new Array<boolean>(n).fill(false),
+      lastFetchTimes: new Array<Micros | null>(n).fill(null),
       checkQuorumDeadline: now + this.checkQuorumTimeout,
       beginQuorumEpochDeadline: now,
       pending: [],

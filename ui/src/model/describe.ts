@@ -93,6 +93,8 @@ export function describeEvent(e: TraceEvent): string {
       return `${e['granted'] === true ? 'grants' : 'refuses'} ${e['preVote'] === true ? 'a pre-vote' : 'a vote'} to ${str(e, 'candidate')} (epoch ${num(e, 'epoch')})`;
     case 'raft.high-watermark':
       return `metadata log committed up to ${num(e, 'highWatermark')}`;
+    case 'operator.step':
+      return `rolling restart: ${str(e, 'step')} ${str(e, 'target')}${str(e, 'detail') ? ` — ${str(e, 'detail')}` : ''}`;
     case 'caption':
       return str(e, 'text');
     case 'consumer.poll':

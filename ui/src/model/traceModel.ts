@@ -340,6 +340,13 @@ export class TraceModel {
         case 'scenario.end':
           mark(i, e, 0, 'scenario', 'end of the run');
           break;
+        case 'operator.step': {
+          const target = str(e, 'target');
+          const step = str(e, 'step');
+          // The operator's script: a mark on the node it acts on (the end of the roll on the scenario lane).
+          if (step !== 'exited') mark(i, e, target ? laneOf(target) : 0, 'scenario', `operator: ${step} ${target}${str(e, 'detail') ? ` (${str(e, 'detail')})` : ''}`);
+          break;
+        }
         case 'caption':
           this.captions.push({ t: e.t, i, text: str(e, 'text') });
           mark(i, e, 0, 'caption', str(e, 'text'));
