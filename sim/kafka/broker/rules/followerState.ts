@@ -19,6 +19,13 @@ export interface FollowerState {
 export const UNKNOWN_OFFSET = -1;
 
 /**
+ * "Never" for the two times. Kafka starts them at 0, which on a wall clock is 1970; on the simulated clock 0
+ * is the boot, so 0 would make a replica that never caught up count as caught up for the first
+ * replica.lag.time.max.ms of every run.
+ */
+export const NEVER_MS = Number.MIN_SAFE_INTEGER;
+
+/**
  * A fresh state for a follower when this broker becomes leader with a new leader epoch
  * [Partition.makeLeader]: a follower in the ISR counts as caught up now, any other as never.
  */
@@ -28,8 +35,8 @@ export function resetFollowerState(brokerId: number, inIsr: boolean, nowMs: numb
     logEndOffset: UNKNOWN_OFFSET,
     logStartOffset: UNKNOWN_OFFSET,
     lastFetchLeaderLogEndOffset: UNKNOWN_OFFSET,
-    lastFetchTimeMs: 0,
-    lastCaughtUpTimeMs: inIsr ? nowMs : 0,
+    lastFetchTimeMs: NEVER_MS,
+    lastCaughtUpTimeMs: inIsr ? nowMs : NEVER_MS,
     brokerEpoch: -1,
   };
 }
