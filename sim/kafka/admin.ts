@@ -3,7 +3,17 @@ import type { ProcessContext } from '../world/host';
 import { Process } from '../world/process';
 import type { KafkaError } from './errors';
 import { NetworkClient, type Outcome } from './net/networkClient';
-import type { CreateTopicsRequest, CreateTopicsResponse, MetadataResponse } from './protocol';
+import type {
+  AlterPartitionReassignmentsResponse,
+  CreateTopicsRequest,
+  CreateTopicsResponse,
+  ElectLeadersResponse,
+  IncrementalAlterConfigsRequest,
+  IncrementalAlterConfigsResponse,
+  ListPartitionReassignmentsResponse,
+  MetadataResponse,
+  TopicPartition,
+} from './protocol';
 import type { QuorumDescription } from './raft/kafkaRaftClient';
 import type { CreatePartitionsResponse, CreatePartitionsTopic } from './controller/rules/createPartitions';
 import { defineKinds, list, num, obj, str, type KindsOf } from '../core/traceSchema';
@@ -14,6 +24,8 @@ export const ADMIN_KINDS = defineKinds({
   'admin.create-topics': { topics: list(obj({ name: str, error: str, message: str })) },
   /** The controller answered a CreatePartitions (kafka-topics --alter --partitions). */
   'admin.create-partitions': { topic: str, count: num, error: str, message: str },
+  /** The controller answered an ElectLeaders (kafka-leader-election): per partition, its error (NONE: elected). */
+  'admin.elect-leaders': { electionType: str, partitions: list(obj({ topic: str, partition: num, error: str })) },
 });
 
 declare module '../core/trace' {
@@ -117,6 +129,52 @@ export class Admin extends Process {
       });
     };
     ask(this.controllers[0]!);
+  }
+
+  /**
+   * One request to the active controller: sent to the controllers in turn, following NOT_CONTROLLER hints,
+   * every 200 ms until a controller answers it (as the admin client's controller channel does).
+   */
+  private toController<R>(body: { type: string; [field: string]: unknown }, onAnswer: (r: R) => void): void {
+    let attempt = 0;
+    const send = (target: string): void => {
+      attempt++;
+      this.net.send(target, body, { timeoutMs: 5000 }, (o: Outcome<R & { error?: string; leaderHint?: string | null }>) => {
+        if (o.ok && o.response.error !== 'NOT_CONTROLLER') {
+          onAnswer(o.response);
+          return;
+        }
+        const hint = o.ok ? o.response.leaderHint : null;
+        this.setTimer(ms(200), () => send(hint ?? this.controllers[attempt % this.controllers.length]!));
+      });
+    };
+    send(this.controllers[0]!);
+  }
+
+  /** AlterPartitionReassignments (kafka-reassign-partitions --execute; replicas null: --cancel). */
+  alterPartitionReassignments(
+    partitions: readonly { topic: string; partition: number; replicas: readonly number[] | null }[],
+    onDone: (r: AlterPartitionReassignmentsResponse['partitions']) => void,
+  ): void {
+    this.toController<AlterPartitionReassignmentsResponse>({ type: 'AlterPartitionReassignments', partitions }, (r) => onDone(r.partitions));
+  }
+
+  /** ListPartitionReassignments (kafka-reassign-partitions --verify, --list). */
+  listPartitionReassignments(onDone: (r: ListPartitionReassignmentsResponse['reassignments']) => void): void {
+    this.toController<ListPartitionReassignmentsResponse>({ type: 'ListPartitionReassignments' }, (r) => onDone(r.reassignments));
+  }
+
+  /** IncrementalAlterConfigs (kafka-configs --alter --add-config / --delete-config). */
+  alterConfigs(changes: IncrementalAlterConfigsRequest['changes'], onDone: (error: KafkaError, message: string) => void): void {
+    this.toController<IncrementalAlterConfigsResponse>({ type: 'IncrementalAlterConfigs', changes }, (r) => onDone(r.error, r.message));
+  }
+
+  /** ElectLeaders (kafka-leader-election --election-type); partitions null = --all-topic-partitions. */
+  electLeaders(electionType: 'PREFERRED' | 'UNCLEAN', partitions: readonly TopicPartition[] | null, onDone?: (r: ElectLeadersResponse['partitions']) => void): void {
+    this.toController<ElectLeadersResponse>({ type: 'ElectLeaders', electionType, partitions }, (r) => {
+      this.trace.emit('admin.elect-leaders', this.id, { electionType, partitions: r.partitions.map((p) => ({ topic: p.topic, partition: p.partition, error: p.error })) });
+      onDone?.(r.partitions);
+    });
   }
 
   private createTopics(target: string): void {

@@ -60,6 +60,7 @@ export const KAFKA_ERRORS = {
   FENCED_INSTANCE_ID: { code: 82, retriable: false },
   ELIGIBLE_LEADERS_NOT_AVAILABLE: { code: 83, retriable: true },
   ELECTION_NOT_NEEDED: { code: 84, retriable: false },
+  NO_REASSIGNMENT_IN_PROGRESS: { code: 85, retriable: false },
   INVALID_RECORD: { code: 87, retriable: false },
   PRODUCER_FENCED: { code: 90, retriable: false },
   INCONSISTENT_VOTER_SET: { code: 94, retriable: false },

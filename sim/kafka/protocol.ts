@@ -250,6 +250,39 @@ export interface CreateTopicsResponse extends Req<'CreateTopicsResponse'> {
   readonly topics: readonly { name: string; error: KafkaError; message: string }[];
 }
 
+// ---- Operator APIs (kafka-reassign-partitions, kafka-leader-election, kafka-configs) ----
+
+export interface AlterPartitionReassignmentsRequest extends Req<'AlterPartitionReassignments'> {
+  /** replicas null cancels the partition's reassignment. */
+  readonly partitions: readonly { topic: string; partition: number; replicas: readonly number[] | null }[];
+}
+export interface AlterPartitionReassignmentsResponse extends Req<'AlterPartitionReassignmentsResponse'> {
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError; message: string }[];
+}
+
+export type ListPartitionReassignmentsRequest = Req<'ListPartitionReassignments'>;
+export interface ListPartitionReassignmentsResponse extends Req<'ListPartitionReassignmentsResponse'> {
+  readonly reassignments: readonly { topic: string; partition: number; replicas: readonly number[]; addingReplicas: readonly number[]; removingReplicas: readonly number[] }[];
+}
+
+export interface ElectLeadersRequest extends Req<'ElectLeaders'> {
+  readonly electionType: 'PREFERRED' | 'UNCLEAN';
+  /** null = every partition (kafka-leader-election --all-topic-partitions). */
+  readonly partitions: readonly TopicPartition[] | null;
+}
+export interface ElectLeadersResponse extends Req<'ElectLeadersResponse'> {
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[];
+}
+
+export interface IncrementalAlterConfigsRequest extends Req<'IncrementalAlterConfigs'> {
+  /** value null deletes the config; resourceName '' with BROKER is the cluster default. */
+  readonly changes: readonly { resourceType: 'TOPIC' | 'BROKER'; resourceName: string; name: string; value: string | null }[];
+}
+export interface IncrementalAlterConfigsResponse extends Req<'IncrementalAlterConfigsResponse'> {
+  readonly error: KafkaError;
+  readonly message: string;
+}
+
 // ---- Group coordination (classic protocol; FindCoordinator and offsets serve both protocols) ----
 
 export interface FindCoordinatorRequest extends Req<'FindCoordinator'> {

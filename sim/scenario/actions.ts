@@ -30,13 +30,35 @@ export interface RollingRestartAction {
   readonly failToStart: readonly string[];
 }
 
+/** kafka-reassign-partitions (see ReassignPartitionsActionSpec). */
+export interface ReassignPartitionsAction {
+  readonly index: number;
+  readonly atUs: Micros;
+  readonly action: 'reassign-partitions';
+  readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly replicas: readonly number[] }[];
+  /** Bytes per second, or null for none. */
+  readonly throttle: number | null;
+}
+
+/** kafka-leader-election (see ElectLeadersActionSpec). */
+export interface ElectLeadersAction {
+  readonly index: number;
+  readonly atUs: Micros;
+  readonly action: 'elect-leaders';
+  readonly election: 'PREFERRED' | 'UNCLEAN';
+  /** null = every partition. */
+  readonly partitions: readonly { readonly topic: string; readonly partition: number }[] | null;
+}
+
 /** A validated operator action (see ActionSpec): when, and what. */
-export type ScenarioAction = CreatePartitionsAction | RollingRestartAction;
+export type ScenarioAction = CreatePartitionsAction | RollingRestartAction | ReassignPartitionsAction | ElectLeadersAction;
 
 /** The operator actions a scenario may take, and the fields each takes besides "at" and "action". */
 export const ACTION_KINDS = {
   'create-partitions': ['topic', 'count'],
   'rolling-restart': ['targets', 'via', 'wait', 'down', 'timeout', 'failToStart'],
+  'reassign-partitions': ['partitions', 'throttle'],
+  'elect-leaders': ['election', 'partitions'],
 } as const;
 export type ActionKind = keyof typeof ACTION_KINDS;
 
@@ -64,6 +86,17 @@ export interface ActionContext {
   readonly topics: ReadonlyMap<string, number>;
   /** The hosts and selectors a target may name. */
   readonly resolver: TargetResolver;
+  /** Broker ids are 1..brokers. */
+  readonly brokers: number;
+}
+
+/** A topic of the scenario and one of its partitions (as declared; create-partitions may add more later). */
+function readTopicPartition(o: Record<string, unknown>, path: string, topics: ReadonlyMap<string, number>): { topic: string; partition: number } {
+  const topic = expectString(o.topic, join(path, 'topic'));
+  const n = topics.get(topic);
+  if (n === undefined) throw new ValidationError(join(path, 'topic'), topic, `a topic of this scenario (${[...topics.keys()].join(', ') || 'none declared'})`);
+  const partition = expectNumber(o.partition, join(path, 'partition'), { min: 0, max: n - 1, integer: true });
+  return { topic, partition };
 }
 
 /**
@@ -97,6 +130,32 @@ export function readActions(v: unknown, ctx: ActionContext): ScenarioAction[] {
         const failToStart = o.failToStart === undefined ? [] : readSelectors(o.failToStart, join(p, 'failToStart'), ctx.resolver);
         return { index, atUs, action, targets, via, wait, downUs, timeoutUs, failToStart };
       }
+      case 'reassign-partitions': {
+        const seen = new Set<string>();
+        const partitions = expectArray(o.partitions, join(p, 'partitions'), { minLength: 1 }).map((x, i) => {
+          const pp = join(join(p, 'partitions'), i);
+          const po = expectObject(x, pp, ['topic', 'partition', 'replicas']);
+          const tp = readTopicPartition(po, pp, ctx.topics);
+          if (seen.has(`${tp.topic}-${tp.partition}`)) throw new ValidationError(join(pp, 'partition'), tp.partition, `a partition not already listed in this reassignment`);
+          seen.add(`${tp.topic}-${tp.partition}`);
+          const replicas = expectArray(po.replicas, join(pp, 'replicas'), { minLength: 1 }).map((b, k) => expectNumber(b, join(join(pp, 'replicas'), k), { min: 1, max: ctx.brokers, integer: true }));
+          if (new Set(replicas).size !== replicas.length) throw new ValidationError(join(pp, 'replicas'), po.replicas, 'distinct broker ids');
+          return { ...tp, replicas };
+        });
+        const throttle = o.throttle === undefined ? null : expectNumber(o.throttle, join(p, 'throttle'), { min: 1, integer: true });
+        return { index, atUs, action, partitions, throttle };
+      }
+      case 'elect-leaders': {
+        const election = o.election === undefined ? 'PREFERRED' : expectOneOf(o.election, join(p, 'election'), ['preferred', 'unclean'] as const) === 'preferred' ? 'PREFERRED' : 'UNCLEAN';
+        const partitions =
+          o.partitions === undefined
+            ? null
+            : expectArray(o.partitions, join(p, 'partitions'), { minLength: 1 }).map((x, i) => {
+                const pp = join(join(p, 'partitions'), i);
+                return readTopicPartition(expectObject(x, pp, ['topic', 'partition']), pp, ctx.topics);
+              });
+        return { index, atUs, action, election, partitions };
+      }
     }
   });
   // Partition counts only grow: check each action against the count the earlier ones leave.
@@ -121,5 +180,9 @@ export function describeAction(a: ScenarioAction): string {
       const wait = a.wait.kind === 'pause' ? `a ${a.wait.us / 1000} ms pause` : 'no under-replicated partitions';
       return `${a.via === 'stop' ? 'stop' : 'kill -9'} ${a.targets.join(', ')} one at a time, waiting for ${wait}`;
     }
+    case 'reassign-partitions':
+      return `${a.partitions.map((x) => `${x.topic}-${x.partition} to [${x.replicas.join(',')}]`).join(', ')}${a.throttle === null ? '' : ` throttled to ${a.throttle} B/s`}`;
+    case 'elect-leaders':
+      return `${a.election.toLowerCase()} election for ${a.partitions === null ? 'every partition' : a.partitions.map((x) => `${x.topic}-${x.partition}`).join(', ')}`;
   }
 }

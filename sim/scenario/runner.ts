@@ -13,6 +13,7 @@ import { Checkers, checkValue, type CheckReport } from '../check/checkers';
 import type { ExpectationSpec } from './spec';
 import type { Scenario } from './validate';
 import { OPERATOR_ID, describeAction, type ScenarioAction } from './actions';
+import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
 
@@ -188,6 +189,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     ...attachConsumers.brokerExtensions(s, groups),
     ...(opts.listeners && { listeners: opts.listeners }),
   });
+  // A manual assignment goes to the controller as Kafka's CreateTopics carries it: with -1 for the counts.
   const topics: TopicToCreate[] = s.topics.map((t) =>
     t.assignment
       ? { name: t.name, numPartitions: -1, replicationFactor: -1, configs: t.configs, assignments: t.assignment }
@@ -292,6 +294,12 @@ function scheduleActions(world: World, cluster: KafkaCluster, actions: readonly 
             break;
           case 'rolling-restart':
             new RollingRestart(world, cluster, () => admin, a).start();
+            break;
+          case 'reassign-partitions':
+            new ReassignPartitions(world, cluster, () => admin, a).start();
+            break;
+          case 'elect-leaders':
+            if (admin?.alive) admin.electLeaders(a.election, a.partitions);
             break;
         }
       },

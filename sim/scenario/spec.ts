@@ -125,7 +125,7 @@ export interface GroupConfigSpec {
 /**
  * An operator action at a moment of the run, named by `action`. Each carries `at` and its own fields.
  */
-export type ActionSpec = CreatePartitionsActionSpec | RollingRestartActionSpec;
+export type ActionSpec = CreatePartitionsActionSpec | RollingRestartActionSpec | ReassignPartitionsActionSpec | ElectLeadersActionSpec;
 
 /** kafka-topics --alter --partitions: CreatePartitions to the controller; producers see it on their next metadata refresh. */
 export interface CreatePartitionsActionSpec {
@@ -157,6 +157,30 @@ export interface RollingRestartActionSpec {
   readonly timeout?: number | string;
   /** Targets whose new version fails to start: they are taken down and never come back. */
   readonly failToStart?: readonly string[];
+}
+
+/**
+ * kafka-reassign-partitions --execute (then --verify until done): move partitions to new replicas. With a
+ * throttle, the tool first sets leader/follower.replication.throttled.rate on every broker involved and the
+ * throttled-replicas topic configs, and --verify removes them once the reassignment completes.
+ */
+export interface ReassignPartitionsActionSpec {
+  readonly at: number | string;
+  readonly action: 'reassign-partitions';
+  /** The tool's reassignment JSON: each partition's new replicas, the first the preferred leader. */
+  readonly partitions: readonly { readonly topic: string; readonly partition: number; readonly replicas: readonly number[] }[];
+  /** --throttle: bytes per second for the replication that catches the new replicas up. */
+  readonly throttle?: number;
+}
+
+/** kafka-leader-election: a preferred (or unclean) election for the given partitions, or all of them. */
+export interface ElectLeadersActionSpec {
+  readonly at: number | string;
+  readonly action: 'elect-leaders';
+  /** --election-type: "preferred" (default) or "unclean". */
+  readonly election?: 'preferred' | 'unclean';
+  /** --topic/--partition pairs; absent = --all-topic-partitions. */
+  readonly partitions?: readonly { readonly topic: string; readonly partition: number }[];
 }
 
 export interface CaptionSpec {

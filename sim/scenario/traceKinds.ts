@@ -25,6 +25,7 @@ import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history';
 import { SCENARIO_KINDS } from './runner';
 import { OPERATOR_KINDS } from './rollingRestart';
+import { REASSIGN_KINDS } from './reassignPartitions';
 
 export const TRACE_SCHEMA = {
   ...HOST_KINDS,
@@ -48,6 +49,7 @@ export const TRACE_SCHEMA = {
   ...RUN_KINDS,
   ...SCENARIO_KINDS,
   ...OPERATOR_KINDS,
+  ...REASSIGN_KINDS,
 } as const;
 
 /** Kinds TraceKinds declares that have no schema here: must stay empty (the assertion fails to compile otherwise). */

@@ -390,7 +390,7 @@ export function validateScenario(raw: unknown): Scenario {
   // rolling restart's targets are checked against the cluster as declared (its hosts do not depend on actions).
   const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers };
   const operatorActions = Array.isArray(o.actions) && o.actions.length > 0;
-  const actions = readActions(o.actions, { durationUs, topics: topicNames, resolver: scenarioResolver(scenarioHosts({ ...hostArgs, actions: [], operator: operatorActions })) });
+  const actions = readActions(o.actions, { durationUs, topics: topicNames, brokers, resolver: scenarioResolver(scenarioHosts({ ...hostArgs, actions: [], operator: operatorActions })) });
   const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ ...hostArgs, actions, operator: actions.length > 0 })), 'faults');
   for (const f of faults) {
     if (f.atUs > durationUs) throw new ValidationError(join(join('faults', f.index), 'at'), f.atUs / 1000, `a time within the duration (${durationUs / 1000} ms)`);

@@ -133,6 +133,20 @@ describe('contrasts: the same schedule with the other setting', () => {
     expect(lost).toBeGreaterThan(0);
   });
 
+  it('reassign-hot-partition: the throttle trades catch-up time for produce latency', () => {
+    const catchUp = (r: RunResult): number => {
+      const steps = r.trace.filter((e) => e.kind === 'operator.reassign');
+      return (steps.find((e) => e.step === 'completed')!.t - steps.find((e) => e.step === 'submitted')!.t) / 1000;
+    };
+    for (const seed of SEEDS) {
+      const free = runScenario(validateScenario(library('reassign-hot-partition-unthrottled')), { seed, hash: false });
+      const throttled = runScenario(validateScenario(library('reassign-hot-partition-throttled')), { seed, hash: false });
+      expect(catchUp(free), `seed ${seed}`).toBeLessThan(2000);
+      expect(catchUp(throttled), `seed ${seed}`).toBeGreaterThan(2 * catchUp(free));
+      expect(count(throttled, 'latency.p99-ms'), `seed ${seed}`).toBeLessThan(count(free, 'latency.p99-ms'));
+    }
+  });
+
   it('rolling-restart-careless with acks=all loses nothing, and still stalls for a session timeout', () => {
     for (const seed of SEEDS) {
       const r = run(withSets('rolling-restart-careless', 'producer.acks=all'), seed);

@@ -38,6 +38,7 @@ import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
 import type { Endpoint, WireBroker } from '../wire/context';
 import { WireFrontEnd } from '../wire/frontEnd';
 import { WireData, isWireData } from '../wire/wireData';
+import { ReplicationThrottles } from './replicationThrottles';
 import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
 
 /** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
@@ -114,6 +115,8 @@ export class Broker extends Process {
   readonly image: MetadataImage;
   readonly logManager: LogManager;
   readonly replicas: ReplicaManager;
+  /** Replication throttles (kafka-reassign-partitions --throttle). */
+  readonly throttles: ReplicationThrottles;
   private readonly raft: KafkaRaftClient<MetadataRecord>;
   private readonly net: NetworkClient;
   private brokerEpochValue = -1;
@@ -178,6 +181,7 @@ export class Broker extends Process {
       },
       (topic) => this.logConfigOf(topic),
     );
+    this.throttles = new ReplicationThrottles(opts.brokerId, opts.config);
     this.replicas = new ReplicaManager(this.replicaHost());
     this.wire = new WireFrontEnd(this.wireHost(opts.listeners ?? DEFAULT_LISTENERS));
     this.raft = new KafkaRaftClient<MetadataRecord>(
@@ -311,6 +315,7 @@ export class Broker extends Process {
     for (const t of this.image.topics()) {
       if (configChanged === null || configChanged.has(t.name)) this.logManager.updateTopicConfig(t.name, this.logConfigOf(t.name));
     }
+    if (configChanged === null || configChanged.size > 0) this.throttles.refresh(this.image);
     this.logConfigsSynced = true;
     // A deleted topic's replicas stop and their logs go [ReplicaManager.stopPartitions with deletion].
     for (const name of deleted) this.replicas.deleteTopic(name);
@@ -708,6 +713,10 @@ export class Broker extends Process {
       emitFollowerHighWatermark: (p, hw) =>
         this.trace.detail &&
         this.trace.emit('replica.hw', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, hw, leo: p.log.logEndOffset, role: 'follower' }),
+      shouldLeaderThrottle: (p, replicaId) => this.throttles.shouldLeaderThrottle(p, replicaId, Math.floor(this.now / 1000)),
+      recordLeaderThrottled: (p, bytes) => this.throttles.recordLeader(p, bytes, Math.floor(this.now / 1000)),
+      shouldFollowerThrottle: (p) => this.throttles.shouldFollowerThrottle(p, Math.floor(this.now / 1000)),
+      recordFollowerThrottled: (p, bytes) => this.throttles.recordFollower(p, bytes, Math.floor(this.now / 1000)),
       emitFollowerAppend: (p, base, last, epoch) =>
         this.trace.detail &&
         this.trace.emit('replica.append', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, base, last, epoch, role: 'follower' }),

@@ -258,7 +258,14 @@ export class Partition {
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
    * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
    */
-  fetchAsLeader(req: FetchPartition, replicaId: number, replicaEpoch: number, maxBytes: number, isolationLevel: 'read_uncommitted' | 'read_committed'): FetchPartitionResponse | null {
+  fetchAsLeader(
+    req: FetchPartition,
+    replicaId: number,
+    replicaEpoch: number,
+    maxBytes: number,
+    isolationLevel: 'read_uncommitted' | 'read_committed',
+    throttled = false,
+  ): FetchPartitionResponse | null {
     const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
     if (epochError !== 'NONE') return this.errorResponse(epochError);
     const isFollower = replicaId >= 0;
@@ -287,7 +294,8 @@ export class Partition {
     }
     const upTo = isFollower ? leo : hw; // read_committed would stop at the LSO; without transactions LSO = HW
     void isolationLevel;
-    const r = log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
+    // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
+    const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
     if (isFollower) {
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);

@@ -1,7 +1,7 @@
 import { ms } from '../../core/time';
 import type { Outcome } from '../net/networkClient';
 import type { FetchPartition, FetchPartitionResponse, FetchRequest, FetchResponse } from '../protocol';
-import { tpKey } from '../protocol';
+import { batchesBytes, tpKey } from '../protocol';
 import { lastOffset } from '../records';
 import type { Partition } from './partition';
 import { offsetTruncationState } from './rules/truncation';
@@ -45,6 +45,10 @@ export interface FetcherHost {
   emitTruncate(p: Partition, from: number, to: number, reason: 'diverging-epoch' | 'offset-out-of-range' | 'legacy-high-watermark' | 'leader-log-start'): void;
   emitFollowerAppend(p: Partition, base: number, last: number, epoch: number): void;
   emitFollowerHighWatermark(p: Partition, hw: number): void;
+  /** A replica outside the ISR whose partition the follower throttle names, while the quota is exceeded [ReplicaFetcherThread `shouldFollowerThrottle`]. */
+  shouldFollowerThrottle(p: Partition): boolean;
+  /** Fetched bytes of a partition the follower throttle names count towards its quota. */
+  recordFollowerThrottled(p: Partition, bytes: number): void;
 }
 
 interface FetchState {
@@ -122,10 +126,15 @@ export class ReplicaFetcher {
     }
     const partitions: FetchPartition[] = [];
     let nextDelay = Infinity;
+    let throttled = false;
     for (const s of this.parts.values()) {
       if (s.parked) continue;
       if (s.delayedUntilUs > now) {
         nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
+        continue;
+      }
+      if (this.host.shouldFollowerThrottle(s.partition)) {
+        throttled = true;
         continue;
       }
       const log = s.partition.log;
@@ -140,6 +149,8 @@ export class ReplicaFetcher {
       });
     }
     if (partitions.length === 0) {
+      // Only throttled partitions: wait replica.fetch.backoff.ms and look again [AbstractFetcherThread `maybeFetch`].
+      if (throttled) nextDelay = Math.min(nextDelay, ms(this.host.config['replica.fetch.backoff.ms']));
       if (nextDelay !== Infinity) this.host.setTimer(nextDelay, () => this.fetch());
       return;
     }
@@ -213,6 +224,7 @@ export class ReplicaFetcher {
           if (res.flushCompletesAt !== null) this.blockedUntilUs = Math.max(this.blockedUntilUs, res.flushCompletesAt);
           const last = r.batches[r.batches.length - 1]!;
           this.host.emitFollowerAppend(p, first.baseOffset, lastOffset(last), last.partitionLeaderEpoch);
+          this.host.recordFollowerThrottled(p, batchesBytes(r.batches));
         }
         // The follower's HW trails the leader's by one fetch [ReplicaFetcherThread.processPartitionData].
         const hwBefore = log.highWatermark;

@@ -26,6 +26,10 @@ export interface ReplicaManagerHost extends ReplicaHost, Omit<FetcherHost, 'conf
   closeConnection(to: string): void;
   cancelTimer(id: TimerId): void;
   setTimerId(delayUs: number, fn: () => void): TimerId;
+  /** A follower outside the ISR of a partition the leader throttle names, while the quota is exceeded [ReplicaManager `shouldLeaderThrottle`]. */
+  shouldLeaderThrottle(p: Partition, replicaId: number): boolean;
+  /** Bytes sent to followers for partitions the leader throttle names [KafkaApis: quotas.leader.record(sizeOfThrottledPartitions)]. */
+  recordLeaderThrottled(p: Partition, bytes: number): void;
 }
 
 interface DelayedProduce {
@@ -102,7 +106,12 @@ export class ReplicaManager {
     const me = this.host.brokerId;
     let p = this.partitions.get(key);
     if (!s.replicas.includes(me)) {
-      if (p) this.stopReplica(p, 'NOT_LEADER_OR_FOLLOWER');
+      if (p) {
+        // Reassigned away (or the topic deleted): the replica stops and its log is deleted
+        // [ReplicaManager.applyDelta -> stopPartitions(delete = true)].
+        this.stopReplica(p, 'NOT_LEADER_OR_FOLLOWER');
+        this.host.logManager.deleteLog({ topic, partition: partitionId });
+      }
       return;
     }
     if (!p) {
@@ -183,6 +192,8 @@ export class ReplicaManager {
         h.emitFollowerAppend(p, base, last, epoch);
       },
       emitFollowerHighWatermark: (p, hw) => h.emitFollowerHighWatermark(p, hw),
+      shouldFollowerThrottle: (p) => h.shouldFollowerThrottle(p),
+      recordFollowerThrottled: (p, bytes) => h.recordFollowerThrottled(p, bytes),
     };
   }
 
@@ -341,7 +352,8 @@ export class ReplicaManager {
           currentLeader: null,
         };
       } else {
-        const got = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, Math.max(0, budget), req.isolationLevel);
+        const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
+        const got = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled);
         if (got === null) continue; // nothing new for this follower (an incremental fetch session leaves it out)
         r = got;
       }
@@ -371,7 +383,7 @@ export class ReplicaManager {
           continue;
         }
         // The partition that moved first: when it alone has minBytes, so does the whole fetch.
-        if (this.peekPartition(p, fp, isFollower) >= op.req.minBytes || this.peekBytes(op.req) >= op.req.minBytes) this.completeFetch(op);
+        if (this.peekPartition(p, fp, isFollower, op.req.replicaId) >= op.req.minBytes || this.peekBytes(op.req) >= op.req.minBytes) this.completeFetch(op);
       }
     }
   }
@@ -380,15 +392,17 @@ export class ReplicaManager {
   private peekBytes(req: FetchRequest): number {
     let bytes = 0;
     for (const fp of req.partitions) {
-      bytes += this.peekPartition(this.partition(fp.topic, fp.partition), fp, req.replicaId >= 0);
+      bytes += this.peekPartition(this.partition(fp.topic, fp.partition), fp, req.replicaId >= 0, req.replicaId);
       if (bytes >= req.minBytes) return bytes;
     }
     return bytes;
   }
 
   /** Bytes one partition of a fetch would get now; a partition this broker no longer leads counts as ready. */
-  private peekPartition(p: Partition | undefined, fp: FetchPartition, isFollower: boolean): number {
+  private peekPartition(p: Partition | undefined, fp: FetchPartition, isFollower: boolean, replicaId = -1): number {
     if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
+    // A throttled partition adds nothing to a delayed follower fetch [DelayedFetch `tryComplete`].
+    if (isFollower && this.host.shouldLeaderThrottle(p, replicaId)) return 0;
     const upTo = isFollower ? p.log.logEndOffset : p.log.highWatermark;
     if (fp.fetchOffset >= upTo) return 0;
     return batchesBytes(p.log.read(fp.fetchOffset, fp.maxBytes, upTo, true).batches);
@@ -405,7 +419,14 @@ export class ReplicaManager {
 
   private sendFetchResponse(from: string, req: FetchRequest, partitions: FetchPartitionResponse[]): void {
     let bytes = 0;
-    for (const p of partitions) bytes += batchesBytes(p.batches) + 32;
+    for (const p of partitions) {
+      const b = batchesBytes(p.batches);
+      bytes += b + 32;
+      if (req.replicaId >= 0 && b > 0) {
+        const part = this.partition(p.topic, p.partition);
+        if (part) this.host.recordLeaderThrottled(part, b);
+      }
+    }
     const resp: FetchResponse = { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions };
     this.host.reply(from, resp, bytes);
   }

@@ -1,5 +1,5 @@
 import { COMPRESSION_TYPES } from '../records';
-import { bool, double, int, listOf, oneOf, optionalString, type ConfigOf } from './def';
+import { bool, double, int, listOf, oneOf, optionalString, throttledReplicaList, type ConfigOf } from './def';
 
 /** Java's Long.MAX_VALUE as a double: Kafka's "never" for flush.messages, flush.ms, max.compaction.lag.ms. */
 export const LONG_MAX = 2 ** 63;
@@ -16,7 +16,9 @@ export const TOPIC_CONFIGS = {
   'file.delete.delay.ms': int(60_000, 'delay before a deleted segment file is removed', { min: 0, max: LONG_MAX }),
   'flush.messages': int(LONG_MAX, 'fsync after this many messages (default: never; Kafka relies on replication)', { min: 1, max: LONG_MAX }),
   'flush.ms': int(LONG_MAX, 'fsync when data is this old (default: never)', { min: 0, max: LONG_MAX }),
+  'follower.replication.throttled.replicas': throttledReplicaList('replicas (partition:broker) whose follower fetches for this topic the follower-side replication throttle limits'),
   'index.interval.bytes': int(4096, 'bytes between offset-index entries', { min: 0 }),
+  'leader.replication.throttled.replicas': throttledReplicaList('replicas (partition:broker) whose leaders serve follower fetches for this topic under the leader-side replication throttle'),
   'max.compaction.lag.ms': int(LONG_MAX, 'a record stays uncompacted at most this long', { min: 1, max: LONG_MAX }),
   'max.message.bytes': int(1_048_588, 'the largest record batch the broker accepts', { min: 0 }),
   'message.timestamp.type': oneOf(['CreateTime', 'LogAppendTime'] as const, 'CreateTime', 'whose clock stamps records'),
@@ -58,6 +60,10 @@ export const BROKER_CONFIGS = {
   'leader.imbalance.check.interval.seconds': int(300, 'how often the preferred-leader election runs', { min: 1 }),
   'broker.heartbeat.interval.ms': int(2000, 'how often a broker heartbeats to the active controller', { min: 1 }),
   'broker.session.timeout.ms': int(9000, 'a broker without a heartbeat for this long is fenced', { min: 1 }),
+  'leader.replication.throttled.rate': int(LONG_MAX, 'bytes/s a leader sends to throttled replicas outside the ISR (kafka-reassign-partitions --throttle)', { min: 0, max: LONG_MAX }),
+  'follower.replication.throttled.rate': int(LONG_MAX, 'bytes/s a follower fetches for throttled replicas outside the ISR', { min: 0, max: LONG_MAX }),
+  'replication.quota.window.num': int(11, 'samples the replication quotas keep', { min: 1 }),
+  'replication.quota.window.size.seconds': int(1, 'length of one replication quota sample', { min: 1 }),
   'controlled.shutdown.enable': bool(true, 'on SIGTERM a broker first asks the controller to move its leaderships away (controlled shutdown)'),
   'log.retention.check.interval.ms': int(300_000, 'how often retention runs', { min: 1 }),
   'log.initial.task.delay.ms': int(30_000, 'delay before the first retention, flush and checkpoint tasks', { min: 0 }),

@@ -109,6 +109,24 @@ export function optionalString(doc: string): ConfigDef<string | null> {
   };
 }
 
+/**
+ * A `*.replication.throttled.replicas` topic config: "*" or comma-separated `partition:broker` pairs, kept as a
+ * string (default: none). [server-common/.../config/ThrottledReplicaListValidator.java]
+ */
+export function throttledReplicaList(doc: string): ConfigDef<string> {
+  return {
+    default: '',
+    doc,
+    allowed: '"*" or a comma-separated list of partition:broker pairs such as "0:1,0:2"',
+    read(raw) {
+      const v = Array.isArray(raw) ? raw.join(',') : raw;
+      if (typeof v !== 'string') return undefined;
+      const t = v.trim();
+      return t === '' || t === '*' || t.split(',').every((e) => /^\s*\d+\s*:\s*\d+\s*$/.test(e)) ? t : undefined;
+    },
+  };
+}
+
 /** The definition of config `name` in `defs`, or undefined (own names only: "toString" is not a config). */
 export function configDef(defs: ConfigDefs, name: string): ConfigDef<unknown> | undefined {
   return lookup(defs, name);

@@ -11,7 +11,10 @@ import { metadataRecordBytes, type MetadataRecord } from '../metadata/records';
 import { newUuid } from '../metadata/uuid';
 import type {
   AllocateProducerIdsRequest,
+  AlterPartitionReassignmentsRequest,
   AlterPartitionRequest,
+  ElectLeadersRequest,
+  IncrementalAlterConfigsRequest,
   BrokerHeartbeatRequest,
   BrokerRegistrationRequest,
   CreateTopicsRequest,
@@ -21,7 +24,10 @@ import { KafkaRaftClient, RAFT_SHUTDOWN_TIMEOUT_MS } from '../raft/kafkaRaftClie
 import type { RaftBatch } from '../raft/messages';
 import { quorumConfig } from '../raft/quorumConfig';
 import { processRaftIo } from '../raft/raftIo';
+import { alterConfigs } from './rules/alterConfigs';
 import { alterPartition } from './rules/alterPartition';
+import { alterPartitionReassignments, listPartitionReassignments } from './rules/alterPartitionReassignments';
+import { electLeaders } from './rules/electLeader';
 import {
   activateHeartbeatStates,
   lowestActiveOffset,
@@ -74,6 +80,11 @@ export const CONTROLLER_KINDS = defineKinds({
   'controller.topic-deleted': { topic: str, topicId: str },
   /** A broker's registration changed: registered, fenced, unfenced, controlled shutdown. */
   'controller.broker': { broker: num, brokerEpoch: num, change: str, reason: str },
+  /**
+   * A partition's reassignment state changed (committed): begun or replaced (adding/removing set), or done
+   * (both empty, `replicas` the new assignment).
+   */
+  'controller.reassignment': { topic: str, partition: num, replicas: list(num), addingReplicas: list(num), removingReplicas: list(num) },
 });
 
 declare module '../../core/trace' {
@@ -217,6 +228,15 @@ export class Controller extends Process {
         return this.handleDeleteTopics(m as DeleteTopicsRequest, reply);
       case 'AllocateProducerIds':
         return this.handleAllocateProducerIds(m as AllocateProducerIdsRequest, reply);
+      case 'AlterPartitionReassignments':
+        return this.handleAlterPartitionReassignments(m as AlterPartitionReassignmentsRequest, reply);
+      case 'ListPartitionReassignments':
+        // Answered from what the active controller has written (Kafka reads at the last committed offset).
+        return reply({ type: 'ListPartitionReassignmentsResponse', reassignments: listPartitionReassignments(this.committed) });
+      case 'ElectLeaders':
+        return this.handleElectLeaders(m as ElectLeadersRequest, reply);
+      case 'IncrementalAlterConfigs':
+        return this.handleIncrementalAlterConfigs(m as IncrementalAlterConfigsRequest, reply);
       default:
         reply({ type: `${m.type}Response`, error: 'INVALID_REQUEST' });
     }
@@ -230,7 +250,10 @@ export class Controller extends Process {
         const r = b.records[i]!;
         this.committed.replay(r, b.baseOffset + i);
         // The active controller reports each committed partition change once (ISR, ELR, leader).
-        if (this.active && (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord')) this.tracePartition(r.topicId, r.partitionId);
+        if (this.active && (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord')) {
+          this.tracePartition(r.topicId, r.partitionId);
+          if (r.addingReplicas !== undefined || r.removingReplicas !== undefined) this.traceReassignment(r.topicId, r.partitionId);
+        }
       }
     }
     this.committedOffset = committedOffset;
@@ -302,6 +325,10 @@ export class Controller extends Process {
       });
     }
     every(staleBrokerCheckIntervalMs(c['broker.session.timeout.ms']), () => this.fenceStaleBroker());
+    // The preferred-leader and unclean-election tasks are periodic from activation, whatever the partitions look
+    // like, and run again after 10 ms when a run hit its record cap [PeriodicTaskControlManager, KAFKA-17793 (4.0);
+    // 3.x armed the balancer only when a write left a partition imbalanced].
+
     if (c['auto.leader.rebalance.enable']) {
       every(c['leader.imbalance.check.interval.seconds'] * 1000, () => {
         const r = maybeBalancePartitionLeaders(this.active!);
@@ -350,6 +377,19 @@ export class Controller extends Process {
       isr: [...p.isr],
       elr: [...p.elr],
       replicas: [...p.replicas],
+    });
+  }
+
+  private traceReassignment(topicId: string, partitionId: number): void {
+    const p = this.committed.partition(topicId, partitionId);
+    const t = this.committed.topicById(topicId);
+    if (!p || !t) return;
+    this.trace.emit('controller.reassignment', this.id, {
+      topic: t.name,
+      partition: partitionId,
+      replicas: [...p.replicas],
+      addingReplicas: [...p.addingReplicas],
+      removingReplicas: [...p.removingReplicas],
     });
   }
 
@@ -484,6 +524,24 @@ export class Controller extends Process {
     const r = deleteTopics(this.active!, req.topics);
     if (this.write(r, () => reply({ type: 'DeleteTopicsResponse', results: r.response })) === null) return;
     for (const t of r.response) if (t.error === 'NONE') this.trace.emit('controller.topic-deleted', this.id, { topic: t.name ?? '', topicId: t.topicId ?? '' });
+  }
+
+  /** AlterPartitionReassignments (kafka-reassign-partitions --execute / --cancel), answered once committed. */
+  private handleAlterPartitionReassignments(req: AlterPartitionReassignmentsRequest, reply: Reply): void {
+    const r = alterPartitionReassignments(this.active!, req.partitions);
+    this.write(r, () => reply({ type: 'AlterPartitionReassignmentsResponse', partitions: r.response }));
+  }
+
+  /** ElectLeaders (kafka-leader-election), answered once committed. */
+  private handleElectLeaders(req: ElectLeadersRequest, reply: Reply): void {
+    const r = electLeaders(this.active!, req.electionType, req.partitions);
+    this.write(r, () => reply({ type: 'ElectLeadersResponse', partitions: r.response }));
+  }
+
+  /** IncrementalAlterConfigs (kafka-configs --alter), all or nothing, answered once committed. */
+  private handleIncrementalAlterConfigs(req: IncrementalAlterConfigsRequest, reply: Reply): void {
+    const r = alterConfigs(this.active!, req.changes);
+    this.write(r, () => reply({ type: 'IncrementalAlterConfigsResponse', ...r.response }));
   }
 
   private handleAllocateProducerIds(req: AllocateProducerIdsRequest, reply: Reply): void {

@@ -189,3 +189,4 @@ describe('createTopic [ReplicationControlManager.createTopic]', () => {
     expect(createTopic(c.image, { name: 'z', numPartitions: 1, replicationFactor: 1 }, Random.root(1), 'Z').response.error).toBe('INVALID_REPLICATION_FACTOR');
   });
 });
+

@@ -128,27 +128,35 @@ function createAssigned(
   const assignments = topic.assignments!;
   if (topic.replicationFactor !== -1) return failure('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
   if (topic.numPartitions !== -1) return failure('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
-  const registered = new Set(image.brokers().map((b) => b.id));
   const records = topicRecords(image, topic.name, topicId, configNames, configs);
   for (let p = 0; p < assignments.length; p++) {
     const replicas = assignments[p]!;
-    if (replicas.length === 0) return failure('INVALID_REPLICA_ASSIGNMENT', 'The manual partition assignment includes an empty replica list.');
-    const sorted = [...replicas].sort((a, b) => a - b);
-    for (let i = 0; i < sorted.length; i++) {
-      if (!registered.has(sorted[i]!)) return failure('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes broker ${sorted[i]}, but no such broker is registered.`);
-      if (i > 0 && sorted[i] === sorted[i - 1]) return failure('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the broker ${sorted[i]} more than once.`);
-    }
-    if (replicas.length !== assignments[0]!.length) {
-      return failure(
-        'INVALID_REPLICA_ASSIGNMENT',
-        `The manual partition assignment includes a partition with ${replicas.length} replica(s), but this is not consistent with previous partitions, which have ${assignments[0]!.length} replica(s).`,
-      );
-    }
+    const error = manualAssignmentError(image, replicas, assignments[0]!.length);
+    if (error) return failure('INVALID_REPLICA_ASSIGNMENT', error);
     const record = newPartitionRecord(image, topicId, p, replicas);
     if (!record) return failure('INVALID_REPLICA_ASSIGNMENT', `All brokers specified in the manual partition assignment for partition ${p} are fenced or in controlled shutdown.`);
     records.push(record);
   }
   return { records, response: { error: 'NONE', message: '', topicId, numPartitions: assignments.length, replicationFactor: assignments[0]!.length }, elections: [] };
+}
+
+/**
+ * What is wrong with a manual replica list, or null: empty, an unregistered broker, a broker twice, or a length
+ * other than the first partition's (CreateTopics) or none checked (a reassignment's target).
+ * [ReplicationControlManager.java `validateManualPartitionAssignment`]
+ */
+export function manualAssignmentError(image: MetadataView, replicas: readonly number[], replicationFactor?: number): string | null {
+  if (replicas.length === 0) return 'The manual partition assignment includes an empty replica list.';
+  const sorted = [...replicas].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i++) {
+    const b = sorted[i]!;
+    if (!image.broker(b)) return `The manual partition assignment includes broker ${b}, but no such broker is registered.`;
+    if (i > 0 && sorted[i - 1] === b) return `The manual partition assignment includes the broker ${b} more than once.`;
+  }
+  if (replicationFactor !== undefined && replicas.length !== replicationFactor) {
+    return `The manual partition assignment includes a partition with ${replicas.length} replica(s), but this is not consistent with previous partitions, which have ${replicationFactor} replica(s).`;
+  }
+  return null;
 }
 
 /**

@@ -42,3 +42,36 @@ export function electLeader(
   const elections = change.leaderChange ? [{ topicId: topic.topicId, topicName, partitionId, ...change.leaderChange, reason }] : [];
   return { records: [change.record], response: 'NONE', elections };
 }
+
+/** One partition's answer to ElectLeaders. */
+export interface ElectionOutcome {
+  readonly topic: string;
+  readonly partition: number;
+  readonly error: KafkaError;
+}
+
+/**
+ * ElectLeaders (kafka-leader-election): the given partitions, or with `partitions` null every partition of every
+ * topic, where then the ones already led as wanted (ELECTION_NOT_NEEDED) are left out of the answer. Topics in
+ * creation order (Kafka walks a hash map here; we keep a total order).
+ * [metadata/.../controller/ReplicationControlManager.java `electLeaders`]
+ */
+export function electLeaders(
+  image: MetadataView,
+  electionType: ElectionType,
+  partitions: readonly { readonly topic: string; readonly partition: number }[] | null,
+): ControllerResult<ElectionOutcome[]> {
+  const result: ControllerResult<ElectionOutcome[]> = { records: [], response: [], elections: [] };
+  const one = (topic: string, partition: number, all: boolean) => {
+    const r = electLeader(image, topic, partition, electionType, 'electLeaders');
+    result.records.push(...r.records);
+    result.elections.push(...r.elections);
+    if (!all || r.response !== 'ELECTION_NOT_NEEDED') result.response.push({ topic, partition, error: r.response });
+  };
+  if (partitions === null) {
+    for (const t of image.topics()) for (let p = 0; p < t.partitions.length; p++) one(t.name, p, true);
+  } else {
+    for (const tp of partitions) one(tp.topic, tp.partition, false);
+  }
+  return result;
+}

@@ -1,5 +1,6 @@
 import type { PartitionRegistration } from '../../metadata/partitionRegistration';
 import { NO_LEADER, type LeaderRecoveryState, type PartitionChangeRecord } from '../../metadata/records';
+import { maybeCompleteReassignment } from './partitionReassignmentReplicas';
 
 /**
  * How to choose a leader [PartitionChangeBuilder.Election]:
@@ -32,6 +33,12 @@ export interface PartitionChangeInput {
   readonly uncleanShutdownReplicas?: readonly number[];
   /** Default: the current state. */
   readonly targetLeaderRecoveryState?: LeaderRecoveryState;
+  /** A reassignment's replica list (target, then the ones being removed). Default: the current replicas. */
+  readonly targetReplicas?: readonly number[];
+  /** Default: the current removingReplicas. */
+  readonly targetRemoving?: readonly number[];
+  /** Default: the current addingReplicas. */
+  readonly targetAdding?: readonly number[];
 }
 
 /** A change of leader made by a partition change, for the trace: who, from which set. */
@@ -68,6 +75,9 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
 interface Targets {
   isr: readonly number[];
   elr: readonly number[];
+  replicas: readonly number[];
+  removing: readonly number[];
+  adding: readonly number[];
 }
 
 /**
@@ -101,13 +111,13 @@ function sourceOf(t: Targets, node: number): ElectionSource {
 /** PREFERRED: the preferred replica, else the current leader, else the next valid replica, else the last known leader. [`electPreferredLeader`] */
 function electPreferredLeader(input: PartitionChangeInput, t: Targets): ElectionResult {
   const p = input.partition;
-  const preferred = p.replicas[0];
+  const preferred = t.replicas[0];
   if (preferred !== undefined && isValidNewLeader(input, t, preferred)) {
     return { node: preferred, unclean: false, source: sourceOf(t, preferred) };
   }
   if (isValidNewLeader(input, t, p.leader)) return { node: p.leader, unclean: false, source: sourceOf(t, p.leader) };
-  for (let i = 1; i < p.replicas.length; i++) {
-    const r = p.replicas[i]!;
+  for (let i = 1; i < t.replicas.length; i++) {
+    const r = t.replicas[i]!;
     if (isValidNewLeader(input, t, r)) return { node: r, unclean: false, source: sourceOf(t, r) };
   }
   if (canElectLastKnownLeader(input, t)) return { node: p.lastKnownElr[0]!, unclean: true, source: 'LAST_KNOWN_LEADER' };
@@ -121,12 +131,12 @@ function electPreferredLeader(input: PartitionChangeInput, t: Targets): Election
 function electAnyLeader(input: PartitionChangeInput, t: Targets, election: Election): ElectionResult {
   const p = input.partition;
   if (isValidNewLeader(input, t, p.leader)) return { node: p.leader, unclean: false, source: sourceOf(t, p.leader) };
-  for (const r of p.replicas) {
+  for (const r of t.replicas) {
     if (isValidNewLeader(input, t, r)) return { node: r, unclean: false, source: sourceOf(t, r) };
   }
   if (canElectLastKnownLeader(input, t)) return { node: p.lastKnownElr[0]!, unclean: true, source: 'LAST_KNOWN_LEADER' };
   if (election === 'UNCLEAN') {
-    for (const r of p.replicas) if (input.isAcceptableLeader(r)) return { node: r, unclean: true, source: 'UNCLEAN' };
+    for (const r of t.replicas) if (input.isAcceptableLeader(r)) return { node: r, unclean: true, source: 'UNCLEAN' };
   }
   return NOBODY;
 }
@@ -160,14 +170,23 @@ function maybePopulateTargetElr(input: PartitionChangeInput, t: Targets): void {
  * election or with ELR off; write the ISR unless it would be empty without ELR; maintain LastKnownELR as the
  * last leader (4.2: set when the partition loses its leader, cleared when it gets one). The leader epoch moves
  * only when the leader field is written (metadata.version >= 3.6: an ISR shrink alone does not bump it); the
- * partition epoch moves with every record. Reassignment (adding/removing replicas) is not modelled.
+ * partition epoch moves with every record. A reassignment completes inside any change whose ISR holds all
+ * its new replicas, and a change that drops replicas bumps the leader epoch.
  * [metadata/src/main/java/org/apache/kafka/controller/PartitionChangeBuilder.java `build`]
  */
 export function buildPartitionChange(input: PartitionChangeInput): PartitionChange {
   const p = input.partition;
   const election = input.election ?? 'ONLINE';
-  const t: Targets = { isr: input.targetIsr ?? p.isr, elr: p.elr };
+  const t: Targets = {
+    isr: input.targetIsr ?? p.isr,
+    elr: p.elr,
+    replicas: input.targetReplicas ?? p.replicas,
+    removing: input.targetRemoving ?? p.removingReplicas,
+    adding: input.targetAdding ?? p.addingReplicas,
+  };
   const targetLeaderRecoveryState = input.targetLeaderRecoveryState ?? p.leaderRecoveryState;
+
+  completeReassignmentIfNeeded(t);
 
   let isr: readonly number[] | undefined;
   let leader: number | undefined;
@@ -195,6 +214,10 @@ export function buildPartitionChange(input: PartitionChangeInput): PartitionChan
     leaderChange = { previousLeader: p.leader, newLeader: result.node, source: result.source };
   }
 
+  // A replica list that drops a broker bumps the leader epoch (the leader field is written, unchanged), so
+  // the removed replicas are fenced. [`triggerLeaderEpochBumpForReplicaReassignmentIfNeeded`]
+  if (leader === undefined && !p.replicas.every((r) => t.replicas.includes(r))) leader = p.leader;
+
   // maybeUpdateRecordElr: an unclean election (the ISR was forced) or ELR off empties the ELR.
   if (isr !== undefined || !input.elrEnabled) t.elr = [];
   if (!sameList(t.elr, p.elr)) elr = t.elr;
@@ -210,7 +233,21 @@ export function buildPartitionChange(input: PartitionChangeInput): PartitionChan
 
   if (targetLeaderRecoveryState !== p.leaderRecoveryState) leaderRecoveryState = targetLeaderRecoveryState;
 
-  if (isr === undefined && leader === undefined && leaderRecoveryState === undefined && elr === undefined && lastKnownElr === undefined) {
+  // setAssignmentChanges
+  const replicas = t.replicas.length > 0 && !sameList(t.replicas, p.replicas) ? t.replicas : undefined;
+  const removingReplicas = !sameList(t.removing, p.removingReplicas) ? t.removing : undefined;
+  const addingReplicas = !sameList(t.adding, p.addingReplicas) ? t.adding : undefined;
+
+  if (
+    isr === undefined &&
+    leader === undefined &&
+    leaderRecoveryState === undefined &&
+    elr === undefined &&
+    lastKnownElr === undefined &&
+    replicas === undefined &&
+    removingReplicas === undefined &&
+    addingReplicas === undefined
+  ) {
     return { record: null, leaderChange: null };
   }
   const record: PartitionChangeRecord = {
@@ -219,9 +256,26 @@ export function buildPartitionChange(input: PartitionChangeInput): PartitionChan
     partitionId: input.partitionId,
     ...(isr !== undefined ? { isr } : {}),
     ...(leader !== undefined ? { leader } : {}),
+    ...(replicas !== undefined ? { replicas } : {}),
+    ...(removingReplicas !== undefined ? { removingReplicas } : {}),
+    ...(addingReplicas !== undefined ? { addingReplicas } : {}),
     ...(leaderRecoveryState !== undefined ? { leaderRecoveryState } : {}),
     ...(elr !== undefined ? { eligibleLeaderReplicas: elr } : {}),
     ...(lastKnownElr !== undefined ? { lastKnownElr } : {}),
   };
   return { record, leaderChange };
+}
+
+/**
+ * A reassignment whose new replicas are all in the target ISR completes inside this change: the replica list
+ * becomes the target (the removed replicas leave it and the ISR), adding and removing are cleared.
+ * [PartitionChangeBuilder.java `completeReassignmentIfNeeded`]
+ */
+function completeReassignmentIfNeeded(t: Targets): void {
+  const done = maybeCompleteReassignment({ replicas: t.replicas, removing: t.removing, adding: t.adding }, t.isr);
+  if (!done) return;
+  t.isr = done.isr;
+  t.replicas = done.replicas;
+  t.removing = [];
+  t.adding = [];
 }
