@@ -27,7 +27,7 @@ import type {
   PartitionMetadata,
   ProduceRequest,
 } from '../protocol';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, isResponse } from '../protocol';
+import { isResponse } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
 import type { RaftBatch } from '../raft/messages';
 import { RAFT_SHUTDOWN_TIMEOUT_MS } from '../raft/kafkaRaftClient';
@@ -39,6 +39,7 @@ import type { Endpoint, WireBroker } from '../wire/context';
 import { WireFrontEnd } from '../wire/frontEnd';
 import { WireData, isWireData } from '../wire/wireData';
 import { ReplicationThrottles } from './replicationThrottles';
+import { listOffsetsAnswer } from './rules/listOffsets';
 import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
 
 /** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
@@ -578,13 +579,15 @@ export class Broker extends Process {
       if (!p) return { topic: q.topic, partition: q.partition, error: 'NOT_LEADER_OR_FOLLOWER' as const, offset: -1, leaderEpoch: -1 };
       const err = p.checkLeaderEpoch(q.currentLeaderEpoch);
       if (err !== 'NONE') return { topic: q.topic, partition: q.partition, error: err, offset: -1, leaderEpoch: -1 };
-      // Earliest: the log start; latest: the HW (what a read_uncommitted consumer may read); a timestamp: the
-      // first record at or after it below the HW, or -1 when there is none [UnifiedLog.fetchOffsetByTimestamp].
-      if (q.timestamp === EARLIEST_TIMESTAMP) return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset: p.log.logStartOffset, leaderEpoch: p.leaderEpoch };
-      if (q.timestamp === LATEST_TIMESTAMP) return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset: p.log.highWatermark, leaderEpoch: p.leaderEpoch };
-      const found = p.log.fetchOffsetByTimestamp(q.timestamp);
-      const offset = found !== null && found.offset < p.log.highWatermark ? found.offset : -1;
-      return { topic: q.topic, partition: q.partition, error: 'NONE' as const, offset, leaderEpoch: found?.leaderEpoch ?? p.leaderEpoch };
+      const answer = listOffsetsAnswer({
+        timestamp: q.timestamp,
+        logStartOffset: p.log.logStartOffset,
+        highWatermark: p.log.highWatermark,
+        leaderEpoch: p.leaderEpoch,
+        leaderEpochStartOffset: p.leaderEpochStartOffset,
+        findByTimestamp: (t) => p.log.fetchOffsetByTimestamp(t),
+      });
+      return { topic: q.topic, partition: q.partition, ...answer };
     });
     this.send(from, { type: 'ListOffsetsResponse', correlationId: req.correlationId, partitions }, 32 * partitions.length);
   }
