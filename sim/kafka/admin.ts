@@ -39,6 +39,8 @@ export interface TopicToCreate {
   readonly configs: Readonly<Record<string, string>>;
   /** A manual replica assignment (kafka-topics --replica-assignment); numPartitions and replicationFactor are then -1. */
   readonly assignments?: readonly (readonly number[])[];
+  /** An internal topic (__consumer_offsets): a refusal is final, not retried, and the boot goes on without it. */
+  readonly internal?: boolean;
 }
 
 /**
@@ -184,8 +186,10 @@ export class Admin extends Process {
       if (o.ok && o.response.error === undefined) {
         const answers = o.response.topics.map((t) => ({ ...t }));
         this.trace.emit('admin.create-topics', this.id, { topics: answers });
-        // A topic that could not be placed yet (brokers still registering) is tried again.
-        const settled = answers.filter((r) => r.error !== 'INVALID_REPLICATION_FACTOR');
+        // A topic that could not be placed yet (brokers still registering) is tried again; an internal one that
+        // cannot be placed stays missing, as Kafka's internal topic creation fails while the cluster is too small.
+        const internal = new Set(this.pending.filter((t) => t.internal).map((t) => t.name));
+        const settled = answers.filter((r) => r.error !== 'INVALID_REPLICATION_FACTOR' || internal.has(r.name));
         this.results.push(...settled);
         this.pending = this.pending.filter((t) => !settled.some((r) => r.name === t.name));
         if (this.pending.length === 0) {

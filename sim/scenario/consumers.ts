@@ -50,7 +50,12 @@ export const attachConsumers = {
   },
 };
 
-/** __consumer_offsets, when groups are used: compacted, its replication factor capped by the broker count. */
+/**
+ * __consumer_offsets, when groups are used: compacted, offsets.topic.replication.factor replicas (3). With fewer
+ * brokers Kafka cannot create it, and every FindCoordinator answers COORDINATOR_NOT_AVAILABLE until the cluster is
+ * big enough: set offsets.topic.replication.factor to the broker count, as single-broker setups do.
+ * [group-coordinator/.../GroupCoordinatorConfig.java OFFSETS_TOPIC_REPLICATION_FACTOR_DOC; KIP-115]
+ */
 export function consumerTopics(s: Scenario, force = false): TopicToCreate[] {
   if (!force && !hasGroups(s)) return [];
   const c = s.cluster.brokerConfig;
@@ -58,8 +63,9 @@ export function consumerTopics(s: Scenario, force = false): TopicToCreate[] {
     {
       name: CONSUMER_OFFSETS_TOPIC,
       numPartitions: c['offsets.topic.num.partitions'],
-      replicationFactor: Math.min(c['offsets.topic.replication.factor'], s.cluster.brokers),
+      replicationFactor: c['offsets.topic.replication.factor'],
       configs: { 'cleanup.policy': 'compact', 'segment.bytes': String(c['offsets.topic.segment.bytes']) },
+      internal: true,
     },
   ];
 }

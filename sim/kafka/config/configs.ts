@@ -72,7 +72,7 @@ export const BROKER_CONFIGS = {
   'log.cleaner.io.max.bytes.per.second': double(100 * 1024 * 1024, 'cleaner I/O rate (the simulator needs a finite rate; Kafka\'s default is unlimited)', { min: 1 }),
   'message.max.bytes': int(1_048_588, 'cluster default of max.message.bytes', { min: 0 }),
   'offsets.topic.num.partitions': int(50, 'partitions of __consumer_offsets', { min: 1 }),
-  'offsets.topic.replication.factor': int(3, 'replication factor of __consumer_offsets (capped by the broker count)', { min: 1 }),
+  'offsets.topic.replication.factor': int(3, 'replication factor of __consumer_offsets (it cannot be created on fewer brokers: groups then find no coordinator)', { min: 1 }),
   'offsets.topic.segment.bytes': int(104_857_600, 'segment size of __consumer_offsets', { min: 1 }),
   'offsets.commit.timeout.ms': int(5000, 'how long an offset commit waits for replication', { min: 1 }),
   'offsets.retention.minutes': int(10_080, 'committed offsets of an empty group expire after this', { min: 1 }),
