@@ -84,6 +84,12 @@ export interface ProduceRequest extends Req<'Produce'> {
   readonly timeoutMs: number;
   readonly partitions: readonly ProducePartitionData[];
 }
+/** The leader a broker knows for a partition, sent with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH (KIP-951); -1s when unknown. */
+export interface LeaderHint {
+  readonly leaderId: number;
+  readonly leaderEpoch: number;
+}
+
 export interface ProducePartitionResponse {
   readonly topic: string;
   readonly partition: number;
@@ -91,9 +97,13 @@ export interface ProducePartitionResponse {
   readonly baseOffset: number;
   readonly logAppendTimeMs: number;
   readonly logStartOffset: number;
+  /** With NOT_LEADER_OR_FOLLOWER: the current leader as this broker knows it (KIP-951). */
+  readonly currentLeader?: LeaderHint;
 }
 export interface ProduceResponse extends Req<'ProduceResponse'> {
   readonly partitions: readonly ProducePartitionResponse[];
+  /** KIP-951 NodeEndpoints: the live brokers among the leaders the partitions name. */
+  readonly nodeEndpoints?: readonly number[];
 }
 
 // ---- Fetch (followers and consumers) ----
@@ -129,12 +139,14 @@ export interface FetchPartitionResponse {
   readonly logEndOffset: number;
   readonly divergingEpoch: { readonly epoch: number; readonly endOffset: number } | null;
   readonly batches: readonly RecordBatch[];
-  /** The current leader as this broker knows it, when the error is about leadership. */
-  readonly currentLeader: { readonly leaderId: number; readonly leaderEpoch: number } | null;
+  /** The current leader as this broker knows it, when the error is about leadership (KIP-951). */
+  readonly currentLeader: LeaderHint | null;
 }
 export interface FetchResponse extends Req<'FetchResponse'> {
   readonly error: KafkaError;
   readonly partitions: readonly FetchPartitionResponse[];
+  /** KIP-951 NodeEndpoints: the live brokers among the leaders the partitions name. */
+  readonly nodeEndpoints?: readonly number[];
 }
 
 // ---- ListOffsets (earliest / latest) ----

@@ -720,6 +720,11 @@ export class Broker extends Process {
       recordLeaderThrottled: (p, bytes) => this.throttles.recordLeader(p, bytes, Math.floor(this.now / 1000)),
       shouldFollowerThrottle: (p) => this.throttles.shouldFollowerThrottle(p, Math.floor(this.now / 1000)),
       recordFollowerThrottled: (p, bytes) => this.throttles.recordFollower(p, bytes, Math.floor(this.now / 1000)),
+      metadataLeader: (topic, partition) => {
+        const p = this.image.partitionByName(topic, partition);
+        return p ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : { leaderId: -1, leaderEpoch: -1 };
+      },
+      isAliveBroker: (id) => this.image.broker(id)?.fenced === false,
       emitFollowerAppend: (p, base, last, epoch) =>
         this.trace.detail &&
         this.trace.emit('replica.append', this.id, { topic: p.topic, partition: p.partition, broker: this.brokerId, base, last, epoch, role: 'follower' }),

@@ -4,6 +4,7 @@ import type { KafkaError } from '../errors';
 import type { LogManager } from '../log/logManager';
 import type {
   FetchPartitionResponse,
+  LeaderHint,
   FetchPartition,
   FetchRequest,
   FetchResponse,
@@ -30,6 +31,10 @@ export interface ReplicaManagerHost extends ReplicaHost, Omit<FetcherHost, 'conf
   shouldLeaderThrottle(p: Partition, replicaId: number): boolean;
   /** Bytes sent to followers for partitions the leader throttle names [KafkaApis: quotas.leader.record(sizeOfThrottledPartitions)]. */
   recordLeaderThrottled(p: Partition, bytes: number): void;
+  /** The leader of a partition in the broker's applied metadata, -1s when unknown [KRaftMetadataCache.getPartitionInfo]. */
+  metadataLeader(topic: string, partition: number): LeaderHint;
+  /** Registered and unfenced [KRaftMetadataCache.getAliveBrokerNode]. */
+  isAliveBroker(brokerId: number): boolean;
 }
 
 interface DelayedProduce {
@@ -226,8 +231,9 @@ export class ReplicaManager {
       if (results.some((r) => r.error !== 'NONE')) this.host.closeConnection(from);
       return;
     }
-    const respond = (rs: ProducePartitionResponse[]) => {
-      const resp: Omit<ProduceResponse, 'correlationId'> = { type: 'ProduceResponse', partitions: rs };
+    const respond = (answers: ProducePartitionResponse[]) => {
+      const { partitions: rs, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER');
+      const resp: Omit<ProduceResponse, 'correlationId'> = nodeEndpoints ? { type: 'ProduceResponse', partitions: rs, nodeEndpoints } : { type: 'ProduceResponse', partitions: rs };
       const send = () => this.host.reply(from, { ...resp, correlationId: req.correlationId }, 32 * rs.length);
       const wait = flushedAt - this.host.nowUs();
       if (wait > 0) this.host.setTimer(wait, send);
@@ -417,7 +423,8 @@ export class ReplicaManager {
     this.sendFetchResponse(op.from, op.req, resp.partitions);
   }
 
-  private sendFetchResponse(from: string, req: FetchRequest, partitions: FetchPartitionResponse[]): void {
+  private sendFetchResponse(from: string, req: FetchRequest, answers: FetchPartitionResponse[]): void {
+    const { partitions, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
     let bytes = 0;
     for (const p of partitions) {
       const b = batchesBytes(p.batches);
@@ -427,8 +434,36 @@ export class ReplicaManager {
         if (part) this.host.recordLeaderThrottled(part, b);
       }
     }
-    const resp: FetchResponse = { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions };
+    const resp: FetchResponse = nodeEndpoints
+      ? { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions, nodeEndpoints }
+      : { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions };
     this.host.reply(from, resp, bytes);
+  }
+
+  /**
+   * KIP-951: a partition answered with a leadership error (`hinted`) carries the current leader as this broker
+   * knows it (its own replica's view, else its metadata), and the response lists the live ones among those
+   * leaders, so the client can go to the new leader without waiting for a Metadata round trip
+   * [KafkaApis.scala `getCurrentLeader`, handleProduceRequest (v10+: NOT_LEADER_OR_FOLLOWER), handleFetchRequest
+   * (v16+: NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH)]. The common answer, no such error, is returned as is.
+   */
+  private withLeaderHints<R extends { topic: string; partition: number; error: KafkaError; currentLeader?: LeaderHint | null }>(
+    answers: R[],
+    hinted: (e: KafkaError) => boolean,
+  ): { partitions: R[]; nodeEndpoints: number[] | null } {
+    let nodes: number[] | null = null;
+    let out = answers;
+    for (let i = 0; i < answers.length; i++) {
+      const a = answers[i]!;
+      if (!hinted(a.error)) continue;
+      if (out === answers) out = [...answers];
+      const local = this.partition(a.topic, a.partition);
+      const hint = local ? { leaderId: local.leader, leaderEpoch: local.leaderEpoch } : this.host.metadataLeader(a.topic, a.partition);
+      out[i] = { ...a, currentLeader: hint };
+      nodes ??= [];
+      if (hint.leaderId >= 0 && !nodes.includes(hint.leaderId) && this.host.isAliveBroker(hint.leaderId)) nodes.push(hint.leaderId);
+    }
+    return { partitions: out, nodeEndpoints: nodes };
   }
 
   /**

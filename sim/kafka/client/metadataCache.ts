@@ -1,4 +1,4 @@
-import type { MetadataResponse, PartitionMetadata } from '../protocol';
+import type { LeaderHint, MetadataResponse, PartitionMetadata } from '../protocol';
 
 /** The process id of broker `id` on the simulated network. */
 export function brokerActorId(id: number): string {
@@ -69,6 +69,30 @@ export class ClientMetadata {
     this.needUpdate = false;
     this.attempts = 0;
     this.equivalentResponseCount = changed ? 0 : this.equivalentResponseCount + 1;
+  }
+
+  /**
+   * KIP-951: the leaders a Produce or Fetch response named with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH.
+   * One is taken only if it is complete, newer than the epoch known, its broker is known (in the response's node
+   * endpoints or the last Metadata), and the partition is cached; the refresh that was asked for still happens
+   * [clients/.../Metadata.java `updatePartitionLeadership`]. Returns the partitions whose leader moved.
+   */
+  updatePartitionLeadership(hints: readonly { topic: string; partition: number; hint: LeaderHint }[], nodeEndpoints: readonly number[]): { topic: string; partition: number }[] {
+    const updated: { topic: string; partition: number }[] = [];
+    for (const { topic, partition, hint } of hints) {
+      if (hint.leaderId < 0 || hint.leaderEpoch < 0) continue;
+      const parts = this.topics.get(topic);
+      const old = parts?.[partition];
+      if (!parts || !old) continue;
+      if (old.leaderEpoch >= 0 && hint.leaderEpoch <= old.leaderEpoch) continue;
+      if (!nodeEndpoints.includes(hint.leaderId) && !this.brokers.includes(hint.leaderId)) continue;
+      const next = [...parts];
+      next[partition] = { ...old, leader: hint.leaderId, leaderEpoch: hint.leaderEpoch };
+      this.topics.set(topic, next);
+      updated.push({ topic, partition });
+    }
+    if (updated.length > 0) this.version++;
+    return updated;
   }
 
   /** Asks for a refresh at the next opportunity [Metadata.requestUpdate]. */

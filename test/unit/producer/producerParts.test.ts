@@ -161,3 +161,38 @@ describe('ClientMetadata refresh timing', () => {
     expect(m.partitionCount('t')).toBe(6);
   });
 });
+
+describe('ClientMetadata.updatePartitionLeadership (KIP-951) [Metadata.updatePartitionLeadership]', () => {
+  const response: MetadataResponse = {
+    type: 'MetadataResponse',
+    correlationId: 1,
+    brokers: [{ id: 1, rack: null }, { id: 2, rack: null }],
+    controllerId: 1,
+    topics: [{ name: 't', error: 'NONE', partitions: [0, 1].map((p) => ({ partition: p, error: 'NONE' as const, leader: 1, leaderEpoch: 4, replicas: [1, 2, 3], isr: [1, 2, 3], elr: [] })) }],
+  };
+  const hint = (partition: number, leaderId: number, leaderEpoch: number) => ({ topic: 't', partition, hint: { leaderId, leaderEpoch } });
+
+  it('takes a newer leader whose broker is known, bumps the version, and leaves the refresh asked for pending', () => {
+    const m = new ClientMetadata([1]);
+    m.update(response, 0);
+    m.requestUpdate();
+    const v = m.version;
+    expect(m.updatePartitionLeadership([hint(0, 2, 5)], [])).toEqual([{ topic: 't', partition: 0 }]);
+    expect([m.leaderOf('t', 0), m.leaderEpochOf('t', 0)]).toEqual([2, 5]);
+    expect([m.leaderOf('t', 1), m.leaderEpochOf('t', 1)]).toEqual([1, 4]);
+    expect(m.version).toBe(v + 1);
+    expect(m.updateRequested).toBe(true);
+  });
+
+  it('ignores incomplete, not newer, unknown-node and uncached hints; a node endpoint makes a new broker known', () => {
+    const m = new ClientMetadata([1]);
+    m.update(response, 0);
+    const v = m.version;
+    expect(m.updatePartitionLeadership([hint(0, -1, 5), hint(0, 2, -1), hint(0, 2, 4), hint(0, 2, 3), hint(1, 3, 5), hint(7, 2, 5)], [])).toEqual([]);
+    expect(m.version).toBe(v);
+    expect([m.leaderOf('t', 0), m.leaderEpochOf('t', 0)]).toEqual([1, 4]);
+    // Broker 3 was not in the last Metadata answer, but the response lists it among its node endpoints.
+    expect(m.updatePartitionLeadership([hint(1, 3, 5)], [3])).toEqual([{ topic: 't', partition: 1 }]);
+    expect(m.leaderOf('t', 1)).toBe(3);
+  });
+});

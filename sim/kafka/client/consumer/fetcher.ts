@@ -10,7 +10,7 @@ import { ms } from '../../../core/time';
 import type { ConsumerConfig } from '../../config/configs';
 import type { KafkaError } from '../../errors';
 import type { NetworkClient, Outcome } from '../../net/networkClient';
-import { tpKey, type FetchRequest, type FetchResponse } from '../../protocol';
+import { tpKey, type FetchRequest, type FetchResponse, type LeaderHint } from '../../protocol';
 import type { ClientMetadata } from '../metadataCache';
 import { brokerActorId } from '../metadataCache';
 import { CompletedFetch, type FetchBuffer } from './fetchBuffer';
@@ -115,8 +115,10 @@ export class Fetcher {
     }
     const offsets = new Map(sent.map((x) => [x.key, x.offset]));
     let refresh = false;
+    const hints: { topic: string; partition: number; hint: LeaderHint }[] = [];
     for (const p of o.response.partitions) {
       const key = tpKey(p.topic, p.partition);
+      if (p.currentLeader && (p.error === 'NOT_LEADER_OR_FOLLOWER' || p.error === 'FENCED_LEADER_EPOCH')) hints.push({ topic: p.topic, partition: p.partition, hint: p.currentLeader });
       const fetchOffset = offsets.get(key);
       const s = h.subscriptions.get(key);
       // Revoked, or moved by a seek or reset while the fetch was out: the data is stale.
@@ -131,6 +133,9 @@ export class Fetcher {
         refresh = true;
       }
     }
+    // KIP-951: the new leaders the broker named; a moved leader makes the position be validated against it
+    // (validatePositionsIfNeeded sees the newer epoch) [AbstractFetch.handleFetchSuccess → updatePartitionLeadership].
+    if (hints.length > 0) h.metadata.updatePartitionLeadership(hints, o.response.nodeEndpoints ?? []);
     if (refresh) h.requestMetadata();
     h.wake();
   }

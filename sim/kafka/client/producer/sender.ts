@@ -4,7 +4,7 @@ import type { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
 import { isRetriable, type KafkaError } from '../../errors';
 import type { NetworkClient, Outcome } from '../../net/networkClient';
-import type { InitProducerIdResponse, MetadataResponse, ProducePartitionResponse, ProduceResponse } from '../../protocol';
+import type { InitProducerIdResponse, LeaderHint, MetadataResponse, ProducePartitionResponse, ProduceResponse } from '../../protocol';
 import type { ExponentialBackoff } from '../backoff';
 import { brokerActorId, brokerIdOf, type ClientMetadata } from '../metadataCache';
 import type { RecordAccumulator } from './accumulator';
@@ -362,10 +362,15 @@ export class Sender {
       this.o.connections.connected(node);
       const byTp = new Map<string, ProducePartitionResponse>();
       for (const p of r.response.partitions) byTp.set(TransactionManager.key(p.topic, p.partition), p);
+      const hints: { topic: string; partition: number; hint: LeaderHint }[] = [];
       for (const b of batches) {
         const p = byTp.get(TransactionManager.key(b.topic, b.partition));
         this.completeBatch(b, p ? { error: p.error, baseOffset: p.baseOffset, logStartOffset: p.logStartOffset } : { error: 'UNKNOWN_SERVER_ERROR', baseOffset: -1, logStartOffset: -1 }, node);
+        if (p?.currentLeader && (p.error === 'NOT_LEADER_OR_FOLLOWER' || p.error === 'FENCED_LEADER_EPOCH')) hints.push({ topic: b.topic, partition: b.partition, hint: p.currentLeader });
       }
+      // KIP-951: the new leader the broker named; the retry then goes there without backing off (the batch sees a
+      // newer leader epoch when it is drained) [Sender.handleProduceResponse → Metadata.updatePartitionLeadership].
+      if (hints.length > 0) this.o.metadata.updatePartitionLeadership(hints, r.response.nodeEndpoints ?? []);
     } else {
       // The connection broke or the request timed out (NetworkClient closed the connection): either way a
       // disconnect, which may mean stale metadata [DefaultMetadataUpdater.handleServerDisconnect].
