@@ -488,8 +488,10 @@ function scenarioHosts(x: {
   for (const a of x.actions) {
     if (a.action === 'create-partitions') topics.set(a.topic, { ...topics.get(a.topic)!, partitions: Math.max(topics.get(a.topic)!.partitions, a.count) });
   }
-  if (x.consumers.some((c) => c.group !== null)) {
-    topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: Math.min(x.brokerConfig['offsets.topic.replication.factor'], x.brokers) });
+  // __consumer_offsets exists once a consumer joins a group, and only if the cluster has the replicas it asks for.
+  const offsetsRf = x.brokerConfig['offsets.topic.replication.factor'];
+  if (x.consumers.some((c) => c.group !== null) && offsetsRf <= x.brokers) {
+    topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: offsetsRf });
   }
   const groups = x.consumers.flatMap((c) => (c.group === null ? [] : [c.group]));
   return { hostIds: x.hostIds, zones, racks, tags, brokers: x.brokers, topics, groups };
