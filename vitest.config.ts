@@ -26,6 +26,8 @@ export default defineConfig({
       { extends: true, test: { name: 'determinism', include: ['test/determinism/**/*.test.ts'], testTimeout: 120_000 } },
       // The CLI fuzzed from outside (test/fuzz): its cases run on worker threads the test watches with a clock.
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
+      // Usage examples, written as a user would (importing 'kafkasim'); they run with the rest.
+      { extends: true, test: { name: 'examples', include: ['examples/**/*.test.ts'], testTimeout: 300_000 } },
       {
         extends: true,
         test: {

@@ -10,3 +10,5 @@ export { TRACE_SCHEMA } from './scenario/traceKinds';
 export { checkSavedTrace, readTrace } from './scenario/savedTrace';
 export { ms, seconds, toMs, formatTime, type Micros } from './core/time';
 export { World } from './world/world';
+export { simulatedCluster, SimulatedCluster, type SimulatedClusterOptions, type RunContext } from './embed/simulatedCluster';
+export type { RunResult } from './scenario/runner';
