@@ -14,6 +14,7 @@ import { CliError, EXIT_CODES_HELP, InternalError } from './errors';
 import { librarySpecs, loadScenario, readTextFile } from './library';
 import { checkRunFits } from './memory';
 import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
+import { serveCommand } from './serve';
 
 export { CliError } from './errors';
 
@@ -89,6 +90,7 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal e
       return result.ok ? 0 : 1;
     },
   }],
+  ['serve', serveCommand],
   ['check', {
     summary: 'run the checkers on a saved trace',
     help: `kafkasim check <trace.jsonl> [--json]

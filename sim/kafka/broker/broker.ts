@@ -660,7 +660,10 @@ export class Broker extends Process {
       image: this.image,
       trace: this.trace,
       random: this.random.fork('wire'),
-      epochMs: listeners.epochMs,
+      // Read each time: a real-time server learns the wall-clock offset once the cluster has booted.
+      get epochMs() {
+        return listeners.epochMs;
+      },
       nowUs: () => this.now,
       endpoint: (id) => listeners.endpoint(id),
       dispatch: (peer, request) => this.handleRequest(peer, request),
