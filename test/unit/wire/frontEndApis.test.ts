@@ -16,6 +16,7 @@ import { listOffsets } from '../../../sim/kafka/wire/apis/listOffsets';
 import { metadata } from '../../../sim/kafka/wire/apis/metadata';
 import { offsetCommit } from '../../../sim/kafka/wire/apis/offsetCommit';
 import { offsetFetch } from '../../../sim/kafka/wire/apis/offsetFetch';
+import { offsetForLeaderEpoch } from '../../../sim/kafka/wire/apis/offsetForLeaderEpoch';
 import { produce } from '../../../sim/kafka/wire/apis/produce';
 import { syncGroup } from '../../../sim/kafka/wire/apis/syncGroup';
 import { encodeBatches } from '../../../sim/kafka/wire/records/recordBatch';
@@ -157,6 +158,12 @@ describe('the wire translations of each API', () => {
     const byTime = h.request(c, listOffsets, 4, { replicaId: -1, isolationLevel: 0, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, timestamp: 1_767_225_600_500, currentLeaderEpoch: -1 }] }] });
     expect(byTime.topics[0]!.partitions[0]!.offset).toBe(0);
     expect(lo.topics[1]!.partitions[0]!.errorCode).toBe(errorCode('UNKNOWN_TOPIC_OR_PARTITION'));
+    // KIP-320: the end of epoch 0 is the log end while epoch 0 is the leader's current epoch.
+    const epochs = h.request(c, offsetForLeaderEpoch, 4, { replicaId: -1, topics: [{ topic: 'orders', partitions: [{ partition: 0, currentLeaderEpoch: -1, leaderEpoch: 0 }, { partition: 5, currentLeaderEpoch: -1, leaderEpoch: 0 }] }] });
+    expect(epochs.topics[0]!.partitions.map((p) => [p.errorCode, p.leaderEpoch, p.endOffset])).toEqual([
+      [0, 0, 3],
+      [errorCode('UNKNOWN_TOPIC_OR_PARTITION'), -1, -1],
+    ]);
     const pid = h.request(c, initProducerId, 4, { transactionalId: null, transactionTimeoutMs: 60000 });
     expect(pid.errorCode).toBe(0);
     expect(pid.producerId).toBeGreaterThanOrEqual(0);

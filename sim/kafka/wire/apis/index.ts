@@ -14,6 +14,7 @@ import { listOffsets } from './listOffsets';
 import { metadata } from './metadata';
 import { offsetCommit } from './offsetCommit';
 import { offsetFetch } from './offsetFetch';
+import { offsetForLeaderEpoch } from './offsetForLeaderEpoch';
 import { produce } from './produce';
 import { syncGroup } from './syncGroup';
 
@@ -34,6 +35,7 @@ export const APIS: readonly ApiDefinition[] = [
   createTopics,
   deleteTopics,
   initProducerId,
+  offsetForLeaderEpoch,
   describeConfigs,
   describeCluster,
 ] as ApiDefinition[];
