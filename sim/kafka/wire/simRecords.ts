@@ -1,8 +1,7 @@
 import type { KafkaRecord, RecordBatch, RecordHeader } from '../records';
 import { utf8Encode } from './codec/bytes';
-import { canCompress, COMPRESSION_IDS } from './compression';
+import { canCompress, compress } from './compression';
 import { encodeRecords, type RecordsSection, type WireRecord, type WireRecordBatch } from './records/recordBatch';
-import { compress } from './compression';
 
 /**
  * The one place where a client's record batches become the simulator's and back. The simulator keeps keys,
@@ -141,9 +140,4 @@ export function toWireBatch(b: RecordBatch, epochMs: number): { batch: WireRecor
   };
   const bytes = kept ? b.wireRecords!.bytes : compress(compression, encodeRecords(b.records.map(toWireRecord)));
   return { batch, section: { count: b.records.length, bytes } };
-}
-
-/** Whether a compression id read from a batch is one this codec knows (for validation messages). */
-export function compressionName(id: number): string {
-  return COMPRESSION_IDS[id] ?? `codec ${id}`;
 }
