@@ -1,6 +1,7 @@
 import { Kafka, Partitioners, logLevel, type Consumer, type ConsumerConfig, type KafkaConfig, type Message, type Producer, type ProducerConfig, type Admin, type AdminConfig, type ISocketFactory } from 'kafkajs';
 import { Random } from '../core/random';
 import type { Micros } from '../core/time';
+import type { TraceSink } from '../core/trace';
 import type { World } from '../world/world';
 import type { BrokerListeners } from '../kafka/broker/broker';
 import { brokerActorId } from '../kafka/client/metadataCache';
@@ -35,6 +36,8 @@ export interface SimulatedClusterOptions {
   readonly epochMs?: number;
   /** Keep every trace event in memory (`result.trace`); the checkers never need it. Default true. */
   readonly keepEvents?: boolean;
+  /** More trace sinks: `new JsonlSink(write)` saves the run for `kafkasim check` and the UI. */
+  readonly sinks?: readonly TraceSink[];
 }
 
 /** What the application's code is given while it runs on simulated time. */
@@ -76,7 +79,7 @@ export class SimulatedCluster {
       epochMs,
       endpoint: (id) => ({ host: brokerActorId(id), port: 9092 }),
     };
-    this.started = startScenario(this.scenario, { seed, listeners, groupCoordinator: true, keepEvents: opts.keepEvents !== false });
+    this.started = startScenario(this.scenario, { seed, listeners, groupCoordinator: true, keepEvents: opts.keepEvents !== false, ...(opts.sinks ? { sinks: opts.sinks } : {}) });
     const ids = Array.from({ length: this.scenario.cluster.brokers }, (_, i) => i + 1);
     for (const id of ids) {
       const e = listeners.endpoint(id)!;
