@@ -8,6 +8,7 @@ import { brokerActorId } from '../kafka/client/metadataCache';
 import { newUuid } from '../kafka/metadata/uuid';
 import { joinGroup, type JoinGroupResponseData } from '../kafka/wire/apis/joinGroup';
 import { ClientSocket } from '../kafka/wire/clientSocket';
+import { WireFrontEnd } from '../kafka/wire/frontEnd';
 import { ClientTraffic } from '../kafka/wire/clientTraffic';
 import { applyOverrides } from '../scenario/overrides';
 import { startScenario, type RunResult, type ScenarioRun } from '../scenario/runner';
@@ -78,6 +79,7 @@ export class SimulatedCluster {
       clusterId: newUuid(Random.root(seed).fork('cluster-id')),
       epochMs,
       endpoint: (id) => ({ host: brokerActorId(id), port: 9092 }),
+      frontEnd: (b) => new WireFrontEnd(b),
     };
     this.started = startScenario(this.scenario, { seed, listeners, groupCoordinator: true, keepEvents: opts.keepEvents !== false, ...(opts.sinks ? { sinks: opts.sinks } : {}) });
     const ids = Array.from({ length: this.scenario.cluster.brokers }, (_, i) => i + 1);

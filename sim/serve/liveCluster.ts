@@ -6,6 +6,7 @@ import { brokerActorId } from '../kafka/client/metadataCache';
 import { newUuid } from '../kafka/metadata/uuid';
 import { Random } from '../core/random';
 import { ClientSocket } from '../kafka/wire/clientSocket';
+import { WireFrontEnd } from '../kafka/wire/frontEnd';
 import { startScenario, type RunResult, type ScenarioRun } from '../scenario/runner';
 import type { Scenario } from '../scenario/validate';
 import { parseFaultLine } from './liveFaults';
@@ -58,6 +59,7 @@ export class LiveCluster {
       clusterId: newUuid(Random.root(seed).fork('cluster-id')),
       epochMs: 0,
       endpoint: (id) => (id >= 1 && id <= ports.length ? { host: opts.host, port: ports[id - 1]! } : undefined),
+      frontEnd: (b) => new WireFrontEnd(b),
     };
     this.bootstrap = ports.map((p) => `${opts.host}:${p}`);
     this.run = startScenario(opts.scenario, { seed, listeners: this.listeners, groupCoordinator: true, keepEvents: false, ...(opts.sinks ? { sinks: opts.sinks } : {}) });

@@ -6,6 +6,7 @@ import type { Body } from '../../sim/kafka/wire/context';
 import { FrameReader, frame } from '../../sim/kafka/wire/codec/frames';
 import { decodeResponse, encodeRequest } from '../../sim/kafka/wire/codec/requests';
 import { ClientSocket } from '../../sim/kafka/wire/clientSocket';
+import { WireFrontEnd } from '../../sim/kafka/wire/frontEnd';
 import { startScenario, type ScenarioRun } from '../../sim/scenario/runner';
 import { validateScenario } from '../../sim/scenario/validate';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
@@ -19,6 +20,7 @@ export const TEST_LISTENERS: BrokerListeners = {
   clusterId: 'kafkasim-test-cluster0',
   epochMs: 1_767_225_600_000,
   endpoint: (id) => ({ host: `broker-${id}.test`, port: 9092 }),
+  frontEnd: (b) => new WireFrontEnd(b),
 };
 
 export interface Connection {

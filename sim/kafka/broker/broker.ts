@@ -36,7 +36,6 @@ import { processRaftIo } from '../raft/raftIo';
 import type { Partition } from './partition';
 import { ReplicaManager, type ReplicaManagerHost } from './replicaManager';
 import type { Endpoint, WireBroker } from '../wire/context';
-import { WireFrontEnd } from '../wire/frontEnd';
 import { WireData, isWireData } from '../wire/wireData';
 import { ReplicationThrottles } from './replicationThrottles';
 import { listOffsetsAnswer } from './rules/listOffsets';
@@ -79,7 +78,7 @@ export interface BrokerOptions {
   readonly listeners?: BrokerListeners;
 }
 
-/** What a broker advertises to real clients (sim/kafka/wire). */
+/** What a broker advertises to real clients, and what serves them (sim/kafka/wire). */
 export interface BrokerListeners {
   /** The KRaft cluster id. */
   readonly clusterId: string;
@@ -87,14 +86,21 @@ export interface BrokerListeners {
   readonly epochMs: number;
   /** Every broker's advertised listener (KRaft brokers learn them from each other's registrations). */
   endpoint(brokerId: number): Endpoint | undefined;
+  /**
+   * The Kafka protocol server of one broker (sim/kafka/wire's `WireFrontEnd`). Injected rather than imported, so
+   * that a build which never meets a real client (the UI's worker) does not carry the codec.
+   */
+  frontEnd(broker: WireBroker): WireEndpoint;
 }
 
-/** Listeners when none are configured: `broker-N:9092`, as each broker's own host name would be advertised. */
-export const DEFAULT_LISTENERS: BrokerListeners = {
-  clusterId: 'AAAAAAAAAAAAAAAAAAAAAA',
-  epochMs: 0,
-  endpoint: (id) => ({ host: brokerActorId(id), port: 9092 }),
-};
+/** What the broker asks of its Kafka protocol server. */
+export interface WireEndpoint {
+  /** Bytes from a client connection. */
+  onData(peer: string, data: Uint8Array): void;
+  onDisconnect(peer: string): void;
+  /** Takes a message the broker sends when it answers a request made for a real client (true: taken). */
+  claim(to: string, msg: unknown): boolean;
+}
 
 /** A component that serves more request types on the broker (the group coordinator). */
 export interface BrokerExtension {
@@ -132,8 +138,8 @@ export class Broker extends Process {
   private producerIdWaiters: (() => void)[] = [];
   private allocatingProducerIds = false;
   private extension: BrokerExtension | null = null;
-  /** Real clients' connections (the Kafka protocol over the simulated network). */
-  private readonly wire: WireFrontEnd;
+  /** Real clients' connections (the Kafka protocol over the simulated network), when listeners are configured. */
+  private readonly wire: WireEndpoint | null;
   /** Listeners open: set once the controller has unfenced this incarnation, and kept from then on. */
   private serving = false;
   /** The logs have their topics' configs from the metadata (false until the first metadata is applied). */
@@ -184,7 +190,7 @@ export class Broker extends Process {
     );
     this.throttles = new ReplicationThrottles(opts.brokerId, opts.config);
     this.replicas = new ReplicaManager(this.replicaHost());
-    this.wire = new WireFrontEnd(this.wireHost(opts.listeners ?? DEFAULT_LISTENERS));
+    this.wire = opts.listeners ? opts.listeners.frontEnd(this.wireHost(opts.listeners)) : null;
     this.raft = new KafkaRaftClient<MetadataRecord>(
       processRaftIo(this),
       {
@@ -233,7 +239,7 @@ export class Broker extends Process {
   override onDisconnect(peer: string): void {
     this.raft.onDisconnect(peer);
     this.net.onDisconnect(peer);
-    this.wire.onDisconnect(peer);
+    this.wire?.onDisconnect(peer);
   }
 
   onMessage(from: string, msg: unknown): void {
@@ -248,7 +254,9 @@ export class Broker extends Process {
       return;
     }
     if (isWireData(m)) {
-      this.wire.onData(from, m.data);
+      // Without listeners nobody speaks the Kafka protocol here: the connection is refused.
+      if (this.wire) this.wire.onData(from, m.data);
+      else this.disconnect(from);
       return;
     }
     this.handleRequest(from, m);
@@ -281,7 +289,7 @@ export class Broker extends Process {
 
   /** Every message leaves through here: the answer to a request the wire front end made for a real client goes back to it. */
   override send(to: string, msg: unknown, bytes = 64): void {
-    if (this.wire.claim(to, msg)) return;
+    if (this.wire !== null && this.wire.claim(to, msg)) return;
     super.send(to, msg, bytes);
   }
 
