@@ -110,6 +110,23 @@ describe('the wire front end', () => {
     expect(d.batches.flatMap((b) => b.records.map((r) => str(r.value)))).toEqual(['alpha', null, 'γάμμα', 'delta', 'epsilon']);
     expect(d.batches[0]!.baseTimestamp).toBe(1_767_225_600_000 + 1000);
     expect(d.batches.map((b) => b.baseOffset)).toEqual([0, 3]);
+    // Fetch v13+ names topics by id (KIP-516), as the Java client's newest versions do; an unknown id is UNKNOWN_TOPIC_ID.
+    const topicId = h.run.cluster.image()!.topicByName('orders')!.topicId;
+    const byId = h.request(c, fetch, 17, {
+      maxWaitMs: 0,
+      minBytes: 0,
+      maxBytes: 1 << 20,
+      sessionId: 0,
+      sessionEpoch: -1,
+      topics: [
+        { topicId, partitions: [{ partition: 0, fetchOffset: 3, partitionMaxBytes: 1 << 20 }] },
+        { topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', partitions: [{ partition: 0, fetchOffset: 0, partitionMaxBytes: 1 << 20 }] },
+      ],
+    });
+    expect(byId.responses.map((t) => t.topicId)).toEqual([topicId, 'AAAAAAAAAAAAAAAAAAAAAQ']);
+    expect(byId.responses[1]!.partitions[0]!.errorCode).toBe(errorCode('UNKNOWN_TOPIC_ID'));
+    const v17 = decodeBatches(byId.responses[0]!.partitions[0]!.records!);
+    expect(v17.ok && v17.batches.flatMap((b) => b.records.map((r) => str(r.value)))).toEqual(['delta', 'epsilon']);
   });
 
   it('a produce to a follower is NOT_LEADER_OR_FOLLOWER with the leader hint (KIP-951); unknown partitions are UNKNOWN_TOPIC_OR_PARTITION', () => {
