@@ -49,7 +49,7 @@ describe('names of built-ins are unknown names, not crashes', () => {
   });
 
   it.each(BUILTINS)('a command, a help topic and an option named %s', async (name) => {
-    await refused([name], /unknown command .*the commands are: list, run, check, demo, explore/);
+    await refused([name], /unknown command .*the commands are: list, run, serve, check, demo, explore/);
     await refused(['help', name], /no command named/);
     await refused(['run', 'acks1-leader-crash', `--${name}`], /run: unknown option --/);
     await refused(['run', name], /no scenario named/);
