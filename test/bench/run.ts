@@ -6,6 +6,7 @@ import { runBaseline, runEngine } from './engine';
 import { runChaos } from './chaos';
 import { runWorkload } from './workloadRuns';
 import { runBrowser } from './browser';
+import { runWire } from './wire';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -58,6 +59,13 @@ if (!only || only === 'chaos') {
   const c = await runChaos();
   result.chaos = { runsPerMinute1: c.runsPerMinute1, runsPerMinuteAll: c.runsPerMinuteAll, workers: c.workers };
   rows.push(['chaos', `${c.runs} runs of 30 simulated s, random nemesis, 3+3 nodes, 12 partitions`, `${c.runsPerMinute1} runs/min on 1 worker`, `${c.runsPerMinuteAll} runs/min on ${c.workers} workers`]);
+}
+
+if (!only || only === 'wire') {
+  const w = (await runWire()) as { codecNone: { encodeMBps: number; decodeMBps: number }; codecGzip: { encodeMBps: number; decodeMBps: number }; kafkajs: { simulatedSeconds: number; wallSeconds: number; aloneWallSeconds: number; sends: number } };
+  result.wire = w;
+  rows.push(['wire', 'record batches of 500 x 200 B: encode / decode', `${w.codecNone.encodeMBps} / ${w.codecNone.decodeMBps} MB/s plain`, `gzip ${w.codecGzip.encodeMBps} / ${w.codecGzip.decodeMBps} MB/s (of uncompressed records)`]);
+  rows.push(['wire', `kafkajs producer (x10 records a send) + group through a leader crash, ${w.kafkajs.simulatedSeconds.toFixed(0)} simulated s`, `${w.kafkajs.wallSeconds} s wall, ${w.kafkajs.sends} sends`, `the scenario without clients ${w.kafkajs.aloneWallSeconds} s`]);
 }
 
 if (!only || only === 'browser') {

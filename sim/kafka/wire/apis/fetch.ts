@@ -72,15 +72,35 @@ const NO_RECORDS = new Uint8Array(0);
 
 type PartitionData = Body<FetchResponseData['responses'][number]['partitions'][number]>;
 
+/**
+ * Each stored batch's bytes on the wire, encoded (and checksummed) once: a batch object never changes, and every
+ * consumer of a partition fetches the same ones.
+ */
+const encoded = new WeakMap<RecordBatch, { readonly epochMs: number; readonly bytes: Uint8Array }>();
+
+function batchBytes(b: RecordBatch, epochMs: number): Uint8Array {
+  const hit = encoded.get(b);
+  if (hit && hit.epochMs === epochMs) return hit.bytes;
+  const w = new ByteWriter(b.sizeInBytes + 64);
+  const { batch, section } = toWireBatch(b, epochMs);
+  writeBatch(w, batch, section);
+  const bytes = w.toBytes();
+  encoded.set(b, { epochMs, bytes });
+  return bytes;
+}
+
 /** The batches a fetch returns, as the bytes of a records field. */
 export function encodeSimBatches(batches: readonly RecordBatch[], epochMs: number): Uint8Array {
   if (batches.length === 0) return NO_RECORDS;
-  const w = new ByteWriter(1024);
-  for (const b of batches) {
-    const { batch, section } = toWireBatch(b, epochMs);
-    writeBatch(w, batch, section);
+  if (batches.length === 1) return batchBytes(batches[0]!, epochMs);
+  const parts = batches.map((b) => batchBytes(b, epochMs));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
   }
-  return w.toBytes();
+  return out;
 }
 
 /** A partition named in the request that this broker cannot serve at all (unknown topic id or partition). */
