@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { formatTime, type Micros } from '../core/time';
+import { formatTime, parseDuration, type Micros } from '../core/time';
 import { JsonlSink, type TraceEvent, type TraceSink } from '../core/trace';
 import { ValidationError } from '../core/validate';
 import { LiveCluster, TCP_CLIENTS_HOST } from '../serve/liveCluster';
@@ -100,9 +100,9 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   const durationText = single(p, 'duration');
   let durationUs: Micros | undefined;
   if (durationText !== undefined) {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(durationText);
-    if (!m || Number(m[1]) <= 0) throw new CliError(`--duration: "${durationText}" is not a duration more than 0; use e.g. 90s, 1500ms, 2m`);
-    durationUs = Number(m[1]) * (m[2] === 'ms' ? 1e3 : m[2] === 's' ? 1e6 : 60e6);
+    const us = parseDuration(durationText);
+    if (us === null || us <= 0) throw new CliError(`--duration: "${durationText}" is not a duration more than 0; use e.g. 90s, 1500ms, 2m`);
+    durationUs = us;
   }
   const sinks: TraceSink[] = [];
   let fd: number | undefined;
