@@ -53,7 +53,7 @@ describe('the wire front end', () => {
     const byKey = new Map(r.apiKeys.map((k) => [k.apiKey, k]));
     expect(byKey.get(0)).toEqual({ apiKey: 0, minVersion: 0, maxVersion: 11 }); // Produce lists v0 (KAFKA-18659)
     expect(byKey.get(1)).toEqual({ apiKey: 1, minVersion: 4, maxVersion: 17 });
-    expect([...byKey.keys()]).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 18, 19, 20, 22, 23, 32, 60]);
+    expect([...byKey.keys()]).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 18, 19, 20, 22, 23, 32, 60, 68]);
     // A version from the future: Kafka reads it as v0 and answers UNSUPPORTED_VERSION with its ApiVersions range.
     const w = new ByteWriter().int16(18).int16(9).int32(7).string('future').uvarint(0);
     h.write(c, frame(w.toBytes()));

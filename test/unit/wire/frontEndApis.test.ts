@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ms } from '../../../sim/core/time';
 import { errorCode } from '../../../sim/kafka/errors';
+import { consumerGroupHeartbeat } from '../../../sim/kafka/wire/apis/consumerGroupHeartbeat';
 import { createTopics } from '../../../sim/kafka/wire/apis/createTopics';
 import { decodeAssignment, encodeAssignment, encodeSubscription } from '../../../sim/kafka/wire/apis/consumerProtocol';
 import { deleteTopics } from '../../../sim/kafka/wire/apis/deleteTopics';
@@ -208,5 +209,32 @@ describe('the wire translations of each API', () => {
     expect(h.events('controller.topic-deleted').map((e) => e.topic)).toEqual(['audit']);
     const old = h.request(c, deleteTopics, 5, { topicNames: ['audit'], timeoutMs: 10000 }, ms(15_000));
     expect(old.responses[0]!.errorCode).toBe(errorCode('UNKNOWN_TOPIC_OR_PARTITION'));
+  });
+
+  it('a KIP-848 member joins with ConsumerGroupHeartbeat and the coordinator assigns it every partition by topic id', () => {
+    const h = new WireHarness(SPEC);
+    const c = coordinator(h, 'g848');
+    const ordersId = h.run.cluster.image()!.topicByName('orders')!.topicId;
+    const beat = (memberEpoch: number, memberId: string) =>
+      h.request(c, consumerGroupHeartbeat, 1, {
+        groupId: 'g848',
+        memberId,
+        memberEpoch,
+        rebalanceTimeoutMs: 30000,
+        subscribedTopicNames: memberEpoch === 0 ? ['orders'] : null,
+        serverAssignor: memberEpoch === 0 ? 'uniform' : null,
+        topicPartitions: memberEpoch === 0 ? [] : null,
+      });
+    const joined = beat(0, 'member-one-aaaaaaaaaaa');
+    expect(joined.errorCode).toBe(0);
+    expect(joined.memberId).toBe('member-one-aaaaaaaaaaa');
+    expect(joined.memberEpoch).toBeGreaterThan(0);
+    expect(joined.heartbeatIntervalMs).toBeGreaterThan(0);
+    const assigned = joined.assignment ?? beat(joined.memberEpoch, joined.memberId!).assignment;
+    expect(assigned!.topicPartitions).toEqual([{ topicId: ordersId, partitions: [0, 1] }]);
+    // v0: the broker makes the member id a v0 client does not bring.
+    const old = h.request(coordinator(h, 'g848-v0'), consumerGroupHeartbeat, 0, { groupId: 'g848-v0', memberId: '', memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicNames: ['audit'], topicPartitions: [] });
+    expect(old.errorCode).toBe(0);
+    expect(old.memberId).toHaveLength(22);
   });
 });

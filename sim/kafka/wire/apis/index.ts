@@ -1,5 +1,6 @@
 import type { ApiDefinition } from './api';
 import { apiVersions } from './apiVersions';
+import { consumerGroupHeartbeat } from './consumerGroupHeartbeat';
 import { createTopics } from './createTopics';
 import { deleteTopics } from './deleteTopics';
 import { describeCluster } from './describeCluster';
@@ -38,6 +39,7 @@ export const APIS: readonly ApiDefinition[] = [
   offsetForLeaderEpoch,
   describeConfigs,
   describeCluster,
+  consumerGroupHeartbeat,
 ] as ApiDefinition[];
 
 const BY_KEY = new Map<number, ApiDefinition>(APIS.map((a) => [a.key, a]));
