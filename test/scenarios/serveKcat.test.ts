@@ -74,6 +74,16 @@ describe.skipIf(!have)('kafkasim serve with kcat over loopback', () => {
     expect(read.status).toBe(0);
     expect(read.stdout.trim().split('\n').sort()).toEqual(Array.from({ length: 20 }, (_, i) => `k${i}=v${i}`).sort());
 
+    // librdkafka's own snappy and LZ4 batches (compressible enough that it keeps them compressed); zstd is refused.
+    const big = (tag: string) => Array.from({ length: 40 }, (_, i) => `${tag}-${i}-${'abcdefghij'.repeat(20)}`).join('\n') + '\n';
+    for (const z of ['snappy', 'lz4']) expect(kcat(['-b', first, '-t', `codec-${z}`, '-P', '-z', z, '-X', 'acks=all'], big(z)).status).toBe(0);
+    for (const z of ['snappy', 'lz4']) {
+      const back = kcat(['-b', first, '-t', `codec-${z}`, '-C', '-o', 'beginning', '-e', '-f', '%s\n']);
+      expect(back.stdout.trim().split('\n')).toEqual(big(z).trim().split('\n'));
+    }
+    const zstd = kcat(['-b', first, '-t', 'codec-zstd', '-P', '-z', 'zstd', '-X', 'acks=all'], big('zstd'));
+    expect(zstd.stderr).toMatch(/Unsupported compression type/);
+
     // Crash the leader of orders-0 from stdin; once the controller fences it, a new leader serves.
     const leader = orders.partitions.find((p) => p.partition === 0)!.leader;
     server.stdin.write(`crash broker-${leader}\n`);

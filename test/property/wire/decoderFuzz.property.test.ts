@@ -5,6 +5,8 @@ import { FrameReader } from '../../../sim/kafka/wire/codec/frames';
 import { decodeRequest, encodeRequest } from '../../../sim/kafka/wire/codec/requests';
 import { gunzip } from '../../../sim/kafka/wire/compression/gzip';
 import { InflateError } from '../../../sim/kafka/wire/compression/inflate';
+import { lz4FrameDecompress } from '../../../sim/kafka/wire/compression/lz4';
+import { snappyDecompress } from '../../../sim/kafka/wire/compression/snappy';
 import { decodeBatches, encodeBatches } from '../../../sim/kafka/wire/records/recordBatch';
 import { messageArb } from '../../support/wireArbitraries';
 
@@ -89,6 +91,23 @@ describe('the decoders never throw', () => {
           gunzip(b, 1 << 20);
         } catch (e) {
           expect(e).toBeInstanceOf(InflateError);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('snappy and LZ4 throw only InflateError on random input', () => {
+    const lz4Head = anyBytes.map((b) => Uint8Array.from([0x04, 0x22, 0x4d, 0x18, 0x60, 0x40, 0x00, ...b]));
+    const xerial = anyBytes.map((b) => Uint8Array.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1, ...b]));
+    fc.assert(
+      fc.property(fc.oneof(anyBytes, lz4Head, xerial), (b) => {
+        for (const decode of [lz4FrameDecompress, snappyDecompress]) {
+          try {
+            decode(b, 1 << 20);
+          } catch (e) {
+            expect(e).toBeInstanceOf(InflateError);
+          }
         }
       }),
       { numRuns: 3000 },

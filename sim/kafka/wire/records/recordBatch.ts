@@ -1,7 +1,7 @@
 import type { CompressionType, TimestampType } from '../../records';
 import { ByteReader, ByteWriter, WireFormatError, utf8Encode } from '../codec/bytes';
 import { crc32c } from '../codec/crc';
-import { COMPRESSION_IDS, canCompress, compress, decompress, InflateError } from '../compression';
+import { COMPRESSION_IDS, canDecompress, compress, decompress, InflateError } from '../compression';
 
 /**
  * Record batches in magic v2 [clients/.../common/record/DefaultRecordBatch.java, DefaultRecord.java; docs:
@@ -221,8 +221,8 @@ function decodeOneBatch(
   const count = r.int32();
   if (count < 0) return { ok: false, error: 'CORRUPT_MESSAGE', message: `a record count of ${count}` };
   const sectionBytes = bytes.slice(r.pos, end);
-  if (!canCompress(compression)) {
-    return { ok: false, error: 'UNSUPPORTED_COMPRESSION_TYPE', message: `records compressed with ${compression} cannot be read by this simulated broker (none and gzip can)` };
+  if (!canDecompress(compression)) {
+    return { ok: false, error: 'UNSUPPORTED_COMPRESSION_TYPE', message: `records compressed with ${compression} cannot be read by this simulated broker (none, gzip, snappy and lz4 can)` };
   }
   let plain: Uint8Array;
   try {
