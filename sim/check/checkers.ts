@@ -7,6 +7,7 @@ import { CommitWaitWatch, metricChecks } from './metrics';
 import { GroupLagWatch, groupMetrics, type GroupLag } from './groupMetrics';
 import { checkPartitionOwnership } from './partitionOwnership';
 import { HighWatermarkWatch, leaderEpochConflicts } from './leadership';
+import { comparePartitionNames } from './describe';
 
 /** One checker's result: how many, and a few examples in words. */
 export interface CheckResult {
@@ -261,12 +262,11 @@ function checkReport(
   // Replicas whose logs still disagree with the leader's at the end hold a second value at those offsets.
   for (const f of h.finals.values()) for (const d of f.diverged) d.offsets.forEach((o, i) => observe(tp(f.topic, f.partition), o, d.values[i] ?? null));
   const inconsistent: string[] = [];
-  for (const key of observed.keys()) {
-    const c = clashes.get(key);
-    if (!c) continue;
-    for (const o of observed.get(key)!.keys()) {
-      const vs = c.get(o);
-      if (vs) inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
+  for (const key of [...clashes.keys()].sort(comparePartitionNames)) {
+    const c = clashes.get(key)!;
+    for (const o of [...c.keys()].sort((a, b) => a - b)) {
+      const vs = c.get(o)!;
+      inconsistent.push(`${key} offset ${o} held ${[...vs].map((v) => v ?? 'null').join(' and ')}`);
     }
   }
   set('inconsistent-offsets', result(inconsistent.length, inconsistent));
@@ -333,18 +333,24 @@ function checkReport(
   set('G1a', result(aborted.length, aborted.map((v) => `${v} was read although its send failed with ${h.sends.get(v)!.error}`)));
 
   // Read, then gone: a consumer saw a record that later vanished from the log.
-  const truncatedReads: string[] = [];
+  // One example per position and value read (its first reader), in partition and offset order; every read counts.
+  const truncatedReads = new Map<string, { key: string; o: number; text: string }>();
+  let truncatedCount = 0;
   for (const p of h.polls) {
     const f = h.finals.get(tp(p.topic, p.partition));
     if (!f) continue;
+    const key = tp(p.topic, p.partition);
     p.offsets.forEach((o, i) => {
       const v = p.values[i] ?? null;
       if (o < f.logStartOffset || f.byOffset.get(o) === v) return;
       if (f.compacted) return;
-      truncatedReads.push(`${p.consumer} read ${v} at ${tp(p.topic, p.partition)} offset ${o} (${at(p.t)}); the final log has ${f.byOffset.has(o) ? f.byOffset.get(o) : 'nothing'} there`);
+      truncatedCount++;
+      const where = `${key}\u0000${o}\u0000${v}`;
+      if (!truncatedReads.has(where)) truncatedReads.set(where, { key, o, text: `${p.consumer} read ${v} at ${key} offset ${o} (${at(p.t)}); the final log has ${f.byOffset.has(o) ? f.byOffset.get(o) : 'nothing'} there` });
     });
   }
-  set('read-then-truncated', result(truncatedReads.length, truncatedReads));
+  const truncatedExamples = [...truncatedReads.values()].sort((a, b) => comparePartitionNames(a.key, b.key) || a.o - b.o).map((x) => x.text);
+  set('read-then-truncated', result(truncatedCount, truncatedExamples));
 
   // Leadership: one leader per partition and epoch; a leader's high watermark never goes down in its epoch.
   const conflicts = leaderEpochConflicts(events);

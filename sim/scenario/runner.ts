@@ -73,6 +73,11 @@ export interface RunOptions {
    * bound a run whose faults set off a storm of messages instead of waiting on it.
    */
   readonly maxEvents?: number;
+  /**
+   * Run the checkers (default true). Off only to measure what they cost (the bench): the report is then empty
+   * and no expectation is evaluated.
+   */
+  readonly checkers?: boolean;
 }
 
 /** A run stopped by RunOptions.maxEvents before reaching its end. */
@@ -152,12 +157,12 @@ export interface ScenarioRun {
 export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {}): ScenarioRun {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
-  const checkers = new Checkers();
+  const checkers = opts.checkers === false ? undefined : new Checkers();
   const world = new World({
     seed,
     scenario: s.id,
     config: headerConfig({ ...s, seed }),
-    sinks: [checkers, ...(opts.sinks ?? [])],
+    sinks: [...(checkers ? [checkers] : []), ...(opts.sinks ?? [])],
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
     traceDetail: s.trace !== 'minimal',
@@ -236,8 +241,8 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
         world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
       }
       const trace = world.memory?.events ?? [];
-      const checks = checkers.report();
-      const expectations = evaluateExpectations(s.expect, checks);
+      const checks = checkers ? checkers.report() : {};
+      const expectations = checkers ? evaluateExpectations(s.expect, checks) : [];
       return {
         scenario: s.id,
         seed,
