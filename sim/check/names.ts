@@ -1,6 +1,3 @@
-import { METRICS } from './metrics';
-import { GROUP_FIGURES, UNPROCESSED, groupFigureName } from './groupMetrics';
-
 /**
  * Every checker result by name, with what it means. A report always has every one of them (count 0 when
  * nothing was found), and scenario expectations refer to them.
@@ -46,6 +43,61 @@ export const CHECKS = {
 
 export type CheckName = keyof typeof CHECKS;
 export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];
+
+/**
+ * Figures a scenario may set expectations on, beyond the anomaly checkers: how the workload was shaped
+ * (batching, partition skew), what the logs kept (retention, compaction), how groups spread the work.
+ * Each entry: name -> what it means; `metricChecks` computes them all.
+ */
+export const METRICS = {
+  'produce.batches': 'record batches acknowledged to producers',
+  'produce.records-per-batch': 'records per acknowledged batch, on average',
+  'partition.max-share-pct': 'the busiest partition\'s share of its topic\'s acknowledged records (percent), in the most skewed topic',
+  'partition.max-share-pct.most-even-topic': 'the busiest partition\'s share of its topic\'s acknowledged records (percent), in the least skewed topic',
+  'producer.records-per-batch.max': 'records per acknowledged batch of the producer with the fullest batches',
+  'producer.records-per-batch.min': 'records per acknowledged batch of the producer with the emptiest batches',
+  'producer.records-per-batch.ratio': 'how many times fuller the fullest producer\'s batches were than the emptiest producer\'s (1 with one producer)',
+  'producer.batches.max': 'acknowledged batches of the producer that needed the most',
+  'producer.batches.min': 'acknowledged batches of the producer that needed the fewest',
+  'keys.moved-partition': 'keys whose acknowledged records landed on more than one partition of a topic (per producer), e.g. after the partition count changed',
+  'final.records': 'records in the final committed logs of the scenario\'s topics',
+  'segments.deleted': 'log segments deleted by retention (all replicas)',
+  'records.compacted-away': 'records the log cleaner removed (all replicas)',
+  'group.idle-members': 'members owning no partition at the end, in the group with the most of them',
+  'commit.max-wait-ms': 'the longest a record a leader appended waited for the high watermark to cover it (ms; still waiting at the end counts to the end)',
+  'partition.offline-ms': 'the longest time a partition had no leader in the committed metadata (ms; still leaderless at the end counts to the end)',
+  'replicas.diverged': 'replicas whose log, at the end, holds a different record than the leader\'s at some offset below the high watermark',
+} as const;
+
+export type MetricName = keyof typeof METRICS;
+
+/**
+ * Figures per consumer group, named `<figure>.<group>` (e.g. `lag.final.billing`), so one scenario can
+ * compare groups: an eager group beside a cooperative one, an under-provisioned group beside a sized one.
+ */
+export const GROUP_FIGURES = {
+  'lag.final': 'the group\'s lag at the end: high watermark minus committed offset, summed over partitions',
+  'lag.max': 'the largest lag the group reached, summed over the partitions it has committed (at every commit and every high-watermark advance)',
+  'rebalance.pause-ms':
+    'processing paused by rebalances, per partition of the group on average (ms): how long partitions waited between one member giving them up and a member taking them on',
+  rebalances: 'rebalances of the group',
+  'records-read': 'records the group\'s members polled (with re-reads)',
+  're-reads': 'records the group read more than once',
+  unseen: 'acknowledged records of the group\'s topics its members never read',
+  unprocessed: 'acknowledged records of the group\'s topics it never finished processing',
+} as const;
+
+export type GroupFigure = keyof typeof GROUP_FIGURES;
+
+/** Also, over all groups: acknowledged records of consumed topics that some group never processed. */
+export const UNPROCESSED = 'unprocessed';
+
+export function groupFigureName(name: string): { figure: GroupFigure; group: string } | null {
+  for (const f of Object.keys(GROUP_FIGURES) as GroupFigure[]) {
+    if (name.startsWith(`${f}.`) && name.length > f.length + 1) return { figure: f, group: name.slice(f.length + 1) };
+  }
+  return null;
+}
 
 /** Counts of errors by name also count as checks: `errors.NOT_ENOUGH_REPLICAS`, `errors.TIMEOUT`, ... */
 export const ERROR_CHECK_PREFIX = 'errors.';

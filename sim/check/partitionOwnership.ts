@@ -11,7 +11,7 @@
  * ILLEGAL_GENERATION), but its claims no longer count. Assignments a removed member id takes on later are
  * reported as zombie claims.
  */
-import type { TraceEvent } from '../core/trace';
+import { fold, type Handlers, type TraceEvent, type TraceEventOf } from '../core/trace';
 
 export interface OwnershipViolation {
   readonly t: number;
@@ -36,72 +36,75 @@ interface Holder {
   readonly since: number;
 }
 
-export function checkPartitionOwnership(events: readonly TraceEvent[]): OwnershipReport {
-  const owners = new Map<string, Map<string, Holder>>();
-  const removed = new Set<string>();
-  const violations: OwnershipViolation[] = [];
-  let zombieClaims = 0;
-  let assignments = 0;
-  const groupOwners = (g: string): Map<string, Holder> => {
-    let m = owners.get(g);
-    if (!m) owners.set(g, (m = new Map()));
+/** The ownership rules as handlers: feed it a trace (or a run as it goes), then read `report()`. */
+export class PartitionOwnership {
+  private readonly owners = new Map<string, Map<string, Holder>>();
+  private readonly removed = new Set<string>();
+  private readonly violations: OwnershipViolation[] = [];
+  private zombieClaims = 0;
+  private assignments = 0;
+
+  private groupOwners(g: string): Map<string, Holder> {
+    let m = this.owners.get(g);
+    if (!m) this.owners.set(g, (m = new Map()));
     return m;
-  };
-  const releaseWhere = (pred: (h: Holder, group: string) => boolean): void => {
-    for (const [g, m] of owners) for (const [tp, h] of [...m]) if (pred(h, g)) m.delete(tp);
-  };
-  for (const e of events) {
-    switch (e.kind) {
-      case 'consumer.assignment': {
-        const group = e.group as string | null;
-        if (group === null) break;
-        assignments++;
-        const node = e.node;
-        const memberId = e.memberId as string;
-        const m = groupOwners(group);
-        for (const tp of [...(e.revoked as string[]), ...(e.lost as string[])]) if (m.get(tp)?.node === node) m.delete(tp);
-        const assigned = e.assigned as string[];
-        if (assigned.length === 0) break;
-        if (removed.has(`${group}\u0000${memberId}`)) {
-          zombieClaims++;
-          break;
-        }
-        for (const tp of assigned) {
-          const h = m.get(tp);
-          if (h && h.node !== node) violations.push({ t: e.t, group, partition: tp, holder: h, claimant: { node, memberId } });
-          m.set(tp, { node, memberId, generation: e.generation as number, since: e.t });
-        }
-        break;
-      }
-      case 'host.crash':
-      case 'host.power-off': {
-        const dead = new Set(e.processes as string[]);
-        releaseWhere((h) => dead.has(h.node));
-        break;
-      }
-      case 'process.exit': {
-        const p = e.process as string;
-        releaseWhere((h) => h.node === p);
-        break;
-      }
-      case 'group.rebalance': {
-        const group = e.group as string;
-        const generation = e.generation as number;
-        const rejoined = new Set(e.rejoined as string[]);
-        releaseWhere((h, g) => g === group && h.generation < generation && !rejoined.has(h.memberId));
-        break;
-      }
-      case 'group.member.leave':
-      case 'group.member.expire':
-      case 'group.member.join': {
-        const group = e.group as string;
-        const memberId = e.kind === 'group.member.join' ? (e.replaced as string | null) : (e.memberId as string);
-        if (memberId === null) break;
-        removed.add(`${group}\u0000${memberId}`);
-        releaseWhere((h, g) => g === group && h.memberId === memberId);
-        break;
-      }
-    }
   }
-  return { violations, zombieClaims, assignments };
+
+  private releaseWhere(pred: (h: Holder, group: string) => boolean): void {
+    for (const [g, m] of this.owners) for (const [tp, h] of [...m]) if (pred(h, g)) m.delete(tp);
+  }
+
+  private readonly died = (e: TraceEventOf<'host.crash' | 'host.power-off'>): void => {
+    const dead = new Set(e.processes);
+    this.releaseWhere((h) => dead.has(h.node));
+  };
+
+  private readonly memberRemoved = (group: string, memberId: string | null): void => {
+    if (memberId === null) return;
+    this.removed.add(`${group}\u0000${memberId}`);
+    this.releaseWhere((h, g) => g === group && h.memberId === memberId);
+  };
+
+  readonly handlers: Handlers = {
+    'consumer.assignment': (e) => {
+      const group = e.group;
+      if (group === null) return;
+      this.assignments++;
+      const node = e.node;
+      const memberId = e.memberId;
+      const m = this.groupOwners(group);
+      for (const tp of [...e.revoked, ...e.lost]) if (m.get(tp)?.node === node) m.delete(tp);
+      if (e.assigned.length === 0) return;
+      if (this.removed.has(`${group}\u0000${memberId}`)) {
+        this.zombieClaims++;
+        return;
+      }
+      for (const tp of e.assigned) {
+        const h = m.get(tp);
+        if (h && h.node !== node) this.violations.push({ t: e.t, group, partition: tp, holder: h, claimant: { node, memberId } });
+        m.set(tp, { node, memberId, generation: e.generation, since: e.t });
+      }
+    },
+    'host.crash': this.died,
+    'host.power-off': this.died,
+    'process.exit': (e) => this.releaseWhere((h) => h.node === e.process),
+    'group.rebalance': (e) => {
+      const rejoined = new Set(e.rejoined);
+      this.releaseWhere((h, g) => g === e.group && h.generation < e.generation && !rejoined.has(h.memberId));
+    },
+    'group.member.leave': (e) => this.memberRemoved(e.group, e.memberId),
+    'group.member.expire': (e) => this.memberRemoved(e.group, e.memberId),
+    'group.member.join': (e) => this.memberRemoved(e.group, e.replaced),
+  };
+
+  report(): OwnershipReport {
+    return { violations: this.violations, zombieClaims: this.zombieClaims, assignments: this.assignments };
+  }
+}
+
+/** The ownership rules over a whole trace. */
+export function checkPartitionOwnership(events: readonly TraceEvent[]): OwnershipReport {
+  const o = new PartitionOwnership();
+  fold(events, o.handlers);
+  return o.report();
 }

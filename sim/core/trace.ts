@@ -53,28 +53,31 @@ export type Handlers<Kinds = TraceKinds> = { readonly [K in keyof Kinds & string
  * (a kind's handlers are looked up once per event, not once per handler set).
  */
 export function dispatcher<Kinds = TraceKinds>(...sets: readonly Handlers<Kinds>[]): (e: EventIn<Kinds>) => void {
-  const table = new Map<string, ((e: TraceEventBase) => void)[]>();
+  const lists = new Map<string, ((e: TraceEventBase) => void)[]>();
   for (const set of sets) {
     for (const kind of Object.keys(set)) {
       const f = (set as Record<string, ((e: TraceEventBase) => void) | undefined>)[kind];
       if (f === undefined) continue;
-      let list = table.get(kind);
-      if (list === undefined) table.set(kind, (list = []));
+      let list = lists.get(kind);
+      if (list === undefined) lists.set(kind, (list = []));
       list.push(f);
     }
   }
-  const single = new Map<string, (e: TraceEventBase) => void>();
-  for (const [kind, list] of table) if (list.length === 1) single.set(kind, list[0]!);
-  for (const kind of single.keys()) table.delete(kind);
+  // One function per kind: its handler, or one that calls its handlers in order.
+  const table = new Map<string, (e: TraceEventBase) => void>();
+  for (const [kind, list] of lists) {
+    table.set(
+      kind,
+      list.length === 1
+        ? list[0]!
+        : (e) => {
+            for (let i = 0; i < list.length; i++) list[i]!(e);
+          },
+    );
+  }
   return (e) => {
-    const one = single.get(e.kind);
-    if (one !== undefined) {
-      one(e);
-      return;
-    }
-    const many = table.get(e.kind);
-    if (many === undefined) return;
-    for (let i = 0; i < many.length; i++) many[i]!(e);
+    const f = table.get(e.kind);
+    if (f !== undefined) f(e);
   };
 }
 

@@ -22,7 +22,7 @@ import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager'
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
-import { RUN_KINDS } from '../check/history';
+import { RUN_KINDS } from '../check/history/runEvents';
 import { SCENARIO_KINDS } from './runner';
 import { OPERATOR_KINDS } from './rollingRestart';
 import { REASSIGN_KINDS } from './reassignPartitions';

@@ -4,7 +4,7 @@
  */
 import { runBaseline, runEngine } from './engine';
 import { runChaos } from './chaos';
-import { runWorkload } from './workloadRuns';
+import { runCheckerCost, runWorkload } from './workloadRuns';
 import { runBrowser } from './browser';
 import { runWire } from './wire';
 
@@ -53,6 +53,17 @@ for (const name of ['steady', 'light', 'big']) {
   const { median: m } = runWorkload(name, runs);
   result[name] = m;
   rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall, ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB (median of ${runs})`]);
+}
+
+if (!only || only === 'checkers') {
+  const c = runCheckerCost('steady', runsFlag ? Number(runsFlag) : 2);
+  result.checkers = c;
+  rows.push([
+    'checkers',
+    'steady with the checkers on vs off, alternating (CPU time, report included)',
+    `${(c.share * 100).toFixed(1)}% of the run's CPU`,
+    `${c.cpuOn.toFixed(1)} s vs ${c.cpuOff.toFixed(1)} s; ${c.bytesPerAckedRecord} bytes held per acknowledged record`,
+  ]);
 }
 
 if (!only || only === 'chaos') {

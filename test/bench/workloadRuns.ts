@@ -38,3 +38,41 @@ export function runWorkload(name: string, runs: number, duration?: string): { me
   const sorted = [...all].sort((a, b) => a.wallSeconds - b.wallSeconds);
   return { median: sorted[Math.floor(sorted.length / 2)]!, all };
 }
+
+export interface CheckerCostFigures {
+  /** Median CPU seconds of the run with the checkers, and without. */
+  readonly cpuOn: number;
+  readonly cpuOff: number;
+  /** (on - off) / on: the checkers' share of the run's CPU, report included. */
+  readonly share: number;
+  /** What the checkers hold at the end of the run, per acknowledged record. */
+  readonly bytesPerAckedRecord: number;
+  readonly acked: number;
+}
+
+const costScript = fileURLToPath(new URL('./checkerCost.ts', import.meta.url));
+
+/** The checkers' cost on a workload: runs with them on and off, alternating, each in a fresh process. */
+export function runCheckerCost(name: string, runs: number): CheckerCostFigures {
+  const on: { cpuSeconds: number; bytesPerAckedRecord: number; acked: number }[] = [];
+  const off: { cpuSeconds: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (const mode of ['on', 'off'] as const) {
+      const args = ['--expose-gc', '--max-old-space-size=16384', '--import', 'tsx', costScript, name, mode];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      if (r.status !== 0) throw new Error(`checker cost ${name} ${mode} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
+      const f = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cpuSeconds: number; bytesPerAckedRecord: number; acked: number };
+      (mode === 'on' ? on : off).push(f);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const cpuOn = median(on.map((x) => x.cpuSeconds));
+  const cpuOff = median(off.map((x) => x.cpuSeconds));
+  return {
+    cpuOn,
+    cpuOff,
+    share: Number(((cpuOn - cpuOff) / cpuOn).toFixed(3)),
+    bytesPerAckedRecord: median(on.map((x) => x.bytesPerAckedRecord)),
+    acked: on[0]!.acked,
+  };
+}

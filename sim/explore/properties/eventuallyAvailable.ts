@@ -1,4 +1,5 @@
-import { History, tp } from '../../check/history';
+import { historyOf } from '../../check/history/history';
+import { Status } from '../../check/history/sends';
 import { formatTime } from '../../core/time';
 import type { TraceEvent } from '../../core/trace';
 import type { ScenarioSpec } from '../../scenario/spec';
@@ -78,24 +79,28 @@ export function unavailableAfterHeal(run: RunOutcome, opts: PropertyOptions): Ve
   const within = (opts.withinMs ?? DEFAULT_WITHIN_MS) * 1000;
   const heal = lastHeal(run.trace);
   if (!heal) return verdict(0, []);
-  const h = new History(run.trace);
+  const h = historyOf(run.trace);
   const H = heal.healUs;
   const end = H + within;
   if (h.endUs < end) return verdict(0, []);
   const acked = new Set<string>();
   const ackedTopic = new Set<string>();
   const stuck = new Map<string, number>(); // partition (or topic when unassigned) -> earliest waiting send
-  for (const s of h.sendsInOrder) {
-    if (s.status === 'ok' && s.ackUs > H && s.ackUs <= end) {
-      acked.add(tp(s.topic, s.partition));
-      ackedTopic.add(s.topic);
+  const s = h.sends;
+  s.forEach((v) => {
+    const tp = s.tp(v);
+    const topic = h.tps.topicName(tp);
+    const done = s.doneUs(v);
+    if (s.status(v) === Status.Ok && done > H && done <= end) {
+      acked.add(h.where(tp));
+      ackedTopic.add(topic);
     }
-    if (s.invokeUs > H + within / 2) continue;
-    const answered = s.status !== 'unknown' ? s.ackUs : Infinity;
-    if (answered <= H || answered <= end) continue;
-    const key = s.partition >= 0 ? tp(s.topic, s.partition) : s.topic;
-    if (!stuck.has(key)) stuck.set(key, s.invokeUs);
-  }
+    if (s.invokeUs(v) > H + within / 2) return;
+    const answered = s.status(v) !== Status.Unknown ? done : Infinity;
+    if (answered <= H || answered <= end) return;
+    const key = h.tps.partition(tp) >= 0 ? h.where(tp) : topic;
+    if (!stuck.has(key)) stuck.set(key, s.invokeUs(v));
+  });
   const examples: string[] = [];
   for (const [key, since] of stuck) {
     if (acked.has(key) || ackedTopic.has(key)) continue;

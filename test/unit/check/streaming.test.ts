@@ -9,7 +9,7 @@ const scenario = (id: string) => validateScenario(librarySpecs().find((s) => s.i
 describe('checkers folding the trace as the run emits it', () => {
   // One scenario with lost writes (their stories read the events), one with consumer groups and rebalances.
   for (const id of ['unclean-election-loss', 'eager-vs-cooperative-pause']) {
-    it(`${id}: the same report as the checkers over the kept trace, and without keeping it`, () => {
+    it(`${id}: the same report as the checkers over the kept trace, and without keeping it`, { timeout: 60_000 }, () => {
       const kept = runScenario(scenario(id));
       expect(kept.trace.length).toBeGreaterThan(1000);
       expect(runCheckers(kept.trace)).toEqual(kept.checks);

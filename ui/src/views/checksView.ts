@@ -1,5 +1,4 @@
-import { CHECKS } from '../../../sim/check/names';
-import { METRICS } from '../../../sim/check/metrics';
+import { CHECKS, METRICS } from '../../../sim/check/names';
 import { parseDuration } from '../../../sim/core/time';
 import { el, replace, type Child } from '../lib/dom';
 import { rel } from '../lib/format';

@@ -1,0 +1,81 @@
+/**
+ * high-watermark-regression: a leader's high watermark never goes down within its leader epoch
+ * [Partition.maybeIncrementLeaderHW only moves it forward; a new epoch may start lower, which is allowed]. Each
+ * broker's current leader epoch per partition comes from its replica.role events; its high watermark from
+ * replica.hw (and the HW it held when it took the role). Per (partition, epoch) the highest HW seen so far must
+ * never be undercut. A leader that crashes starts over: after a restart its HW comes from the checkpoint file,
+ * which lags by design [ReplicaManager.checkpointHighWatermarks], and it serves nobody before the controller
+ * unfences it. Only a simulator can see this: it reads each broker's own high watermark.
+ */
+import { SIMULATOR_ONLY, type CheckDefinition } from './check';
+import { result } from './report';
+
+interface Best {
+  readonly hw: number;
+  readonly broker: number;
+  readonly t: number;
+}
+
+export const highWatermarkRegression: CheckDefinition = {
+  id: 'highWatermarkRegression',
+  source: SIMULATOR_ONLY,
+  make: (h) => {
+    /** broker -> partition -> the epoch it leads (absent when not leading). */
+    const epochOf = new Map<number, Map<number, number>>();
+    /** partition -> epoch -> the highest HW so far. */
+    const highest = new Map<number, Map<number, Best>>();
+    const found: { tp: number; epoch: number; broker: number; what: string; hw: number; t: number; best: Best }[] = [];
+    const note = (tp: number, epoch: number, broker: number, hw: number, t: number, what: string) => {
+      let byEpoch = highest.get(tp);
+      if (!byEpoch) highest.set(tp, (byEpoch = new Map()));
+      const best = byEpoch.get(epoch);
+      if (best && hw < best.hw) {
+        found.push({ tp, epoch, broker, what, hw, t, best });
+        return;
+      }
+      if (!best || hw > best.hw) byEpoch.set(epoch, { hw, broker, t });
+    };
+    const died = (e: { processes: readonly string[] }) => {
+      // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.
+      for (const p of e.processes) {
+        const m = /^broker-(\d+)$/.exec(p);
+        if (!m) continue;
+        const broker = Number(m[1]);
+        epochOf.delete(broker);
+        for (const byEpoch of highest.values()) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
+      }
+    };
+    return {
+      handlers: {
+        'replica.hw': (e) => {
+          if (e.role === 'follower') return; // a follower's HW follows its leader's; only leaders are judged
+          const mine = epochOf.get(e.broker);
+          if (mine === undefined) return;
+          const tp = h.tps.id(e.topic, e.partition);
+          const epoch = mine.get(tp);
+          if (epoch !== undefined) note(tp, epoch, e.broker, e.hw, e.t, 'moved its high watermark to');
+        },
+        'replica.role': (e) => {
+          const tp = h.tps.id(e.topic, e.partition);
+          if (e.role !== 'leader') {
+            epochOf.get(e.broker)?.delete(tp);
+            return;
+          }
+          let mine = epochOf.get(e.broker);
+          if (!mine) epochOf.set(e.broker, (mine = new Map()));
+          mine.set(tp, e.leaderEpoch);
+          note(tp, e.leaderEpoch, e.broker, e.hw, e.t, 'took the leader role with high watermark');
+        },
+        'host.crash': died,
+        'host.power-off': died,
+        'process.exit': (e) => died({ processes: [e.process] }),
+      },
+      report: (out) => {
+        out['high-watermark-regression'] = result(
+          found.length,
+          found.map((f) => `${h.where(f.tp)} epoch ${f.epoch}: broker ${f.broker} ${f.what} ${f.hw} at ${h.at(f.t)}, below ${f.best.hw} (broker ${f.best.broker}, ${h.at(f.best.t)})`),
+        );
+      },
+    };
+  },
+};

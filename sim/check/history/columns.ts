@@ -1,0 +1,103 @@
+/**
+ * Typed columns keyed by dense ids or offsets: the checkers keep one number per record per fact in them instead
+ * of an object per record. Each column is a list of fixed-size chunks allocated on first write, so growing
+ * copies nothing, unused ranges cost nothing (an offset of 10^9 allocates one chunk), and a run holds only
+ * the chunks it touched (value ids come in blocks of the same size, values.ts).
+ */
+
+const BITS = 12;
+const SIZE = 1 << BITS;
+const MASK = SIZE - 1;
+
+/**
+ * Whole numbers (offsets, times in microseconds, epochs): Int32 chunks, each turning into Float64 the first time
+ * a value does not fit (a time past 35 simulated minutes, an offset past 2^31), so it stays exact.
+ */
+export class IntColumn {
+  private readonly chunks: (Int32Array | Float64Array | undefined)[] = [];
+
+  constructor(private readonly fill = -1) {}
+
+  get(i: number): number {
+    const c = this.chunks[i >>> BITS];
+    return c === undefined ? this.fill : c[i & MASK]!;
+  }
+
+  set(i: number, v: number): void {
+    const k = i >>> BITS;
+    let c = this.chunks[k];
+    if (c === undefined) {
+      c = new Int32Array(SIZE);
+      if (this.fill !== 0) c.fill(this.fill);
+      this.chunks[k] = c;
+    }
+    if ((v | 0) !== v && c instanceof Int32Array) this.chunks[k] = c = Float64Array.from(c);
+    c[i & MASK] = v;
+  }
+}
+
+/** Small whole numbers (flags, codes, small ids): byte or 16-bit chunks, 0 when never set. */
+export class SmallColumn {
+  private readonly chunks: (Uint8Array | Uint16Array | undefined)[] = [];
+
+  constructor(private readonly bits: 8 | 16) {}
+
+  /** The largest value it holds. */
+  get max(): number {
+    return this.bits === 8 ? 0xff : 0xffff;
+  }
+
+  get(i: number): number {
+    const c = this.chunks[i >>> BITS];
+    return c === undefined ? 0 : c[i & MASK]!;
+  }
+
+  set(i: number, v: number): void {
+    const k = i >>> BITS;
+    let c = this.chunks[k];
+    if (c === undefined) this.chunks[k] = c = this.bits === 8 ? new Uint8Array(SIZE) : new Uint16Array(SIZE);
+    c[i & MASK] = v;
+  }
+}
+
+/** A set of whole numbers >= 0 (the offsets a group read, the values it saw), as bitmap chunks. */
+export class BitSet {
+  private readonly chunks: (Uint32Array | undefined)[] = [];
+
+  has(i: number): boolean {
+    const c = this.chunks[i >>> BITS];
+    return c !== undefined && (c[(i & MASK) >>> 5]! & (1 << (i & 31))) !== 0;
+  }
+
+  /** Adds `i`; true when it was not there yet. */
+  add(i: number): boolean {
+    const k = i >>> BITS;
+    let c = this.chunks[k];
+    if (c === undefined) this.chunks[k] = c = new Uint32Array(SIZE >>> 5);
+    const w = (i & MASK) >>> 5;
+    const bit = 1 << (i & 31);
+    if ((c[w]! & bit) !== 0) return false;
+    c[w]! |= bit;
+    return true;
+  }
+
+  delete(i: number): void {
+    const c = this.chunks[i >>> BITS];
+    if (c !== undefined) c[(i & MASK) >>> 5]! &= ~(1 << (i & 31));
+  }
+
+  /** Every member, ascending. */
+  forEach(f: (i: number) => void): void {
+    this.chunks.forEach((c, k) => {
+      if (c === undefined) return;
+      for (let w = 0; w < c.length; w++) {
+        let x = c[w]!;
+        while (x !== 0) {
+          const low = x & -x;
+          f((k << BITS) + w * 32 + 31 - Math.clz32(low));
+          x ^= low;
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { formatTime } from '../../core/time';
+import { fold, type Handlers, type TraceEvent } from '../../core/trace';
+import { FollowerAppends, LeaderAppends } from './appends';
+import { SmallColumn } from './columns';
+import { Finals } from './finals';
+import { Flushes } from './flushes';
+import { Names, TopicPartitions } from './ids';
+import { Positions } from './positions';
+import { Reads } from './reads';
+import { Sends } from './sends';
+import { ValueIds } from './values';
+
+/**
+ * The run's history folded out of its trace, Jepsen-style: every send and its outcome, every read, where
+ * leaders appended each record, what was fsynced, and the final committed logs. The checks read it (and
+ * fold the rarer events themselves), so a saved trace checks exactly like the run that wrote it. Everything
+ * is keyed by numbers: values, partitions, nodes, keys.
+ */
+export class History {
+  readonly values = new ValueIds();
+  readonly tps = new TopicPartitions();
+  /** Producers, consumers, brokers: every node name the history meets. */
+  readonly nodes = new Names();
+  /** Record keys, numbered like values. */
+  readonly keys = new ValueIds();
+  /** Per value: its send's outcome and what reads found (sends.ts and reads.ts share the bits). */
+  private readonly flags = new SmallColumn(8);
+  readonly sends = new Sends(this.flags, this.values, this.tps, this.nodes, this.keys);
+  readonly appends = new LeaderAppends(this.values, this.tps, this.sends);
+  readonly followerAppends = new FollowerAppends(this.tps);
+  readonly flushes = new Flushes(this.tps, this.nodes);
+  readonly reads = new Reads(this.flags, this.values, this.tps, this.nodes, this.appends);
+  readonly positions = new Positions(this.tps, this.nodes);
+  readonly finals = new Finals(this.values, this.tps, this.keys);
+  /** Scenario time 0 (scenario.start), the start of the quiet period (-1: none) and the end. */
+  startUs = 0;
+  quietUs = -1;
+  endUs = 0;
+  /** The time of the last event folded, -1 before any. */
+  lastEventUs = -1;
+
+  /** The history's own handlers, in the order they must run (sends before appends before reads). */
+  readonly handlers: readonly Handlers[] = [
+    {
+      'scenario.start': (e) => {
+        this.startUs = e.t;
+      },
+      'scenario.quiet': (e) => {
+        this.quietUs = e.t;
+      },
+      'scenario.end': (e) => {
+        this.endUs = e.t;
+      },
+    },
+    this.sends.handlers,
+    this.appends.handlers,
+    this.followerAppends.handlers,
+    this.flushes.handlers,
+    this.reads.handlers,
+    this.positions.handlers,
+    this.finals.handlers,
+  ];
+
+  /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */
+  finish(): void {
+    if (this.lastEventUs >= 0) this.endUs = Math.max(this.endUs, this.lastEventUs);
+  }
+
+  /** A time as scenario time ("12.345s"). */
+  at(t: number): string {
+    return formatTime(t - this.startUs);
+  }
+
+  /** The value's text. */
+  value(v: number): string {
+    return this.values.text(v);
+  }
+
+  /** "topic-partition". */
+  where(tp: number): string {
+    return this.tps.key(tp);
+  }
+}
+
+/** The history of a whole trace (for readers that judge a kept trace, like the explorer's properties). */
+export function historyOf(events: readonly TraceEvent[]): History {
+  const h = new History();
+  fold(events, ...h.handlers);
+  h.lastEventUs = events.length > 0 ? events[events.length - 1]!.t : -1;
+  h.finish();
+  return h;
+}

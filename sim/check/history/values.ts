@@ -1,0 +1,117 @@
+/**
+ * Record values (and keys) as numbers. A value is unique in a run (a producer numbers its records
+ * "<producer>:<n>", keys are "k<n>"), so the checkers key everything about a record by its value. A string that
+ * ends in a number maps onto blocks of 4,096 consecutive ids per prefix (id = block * 4096 + n % 4096) without a
+ * table per value; any other string gets the next id of a shared block and is kept as text (hand-written
+ * traces, tests).
+ */
+
+const BITS = 12;
+const BLOCK = 1 << BITS;
+const MASK = BLOCK - 1;
+
+export class ValueIds {
+  private readonly prefixIds = new Map<string, number>();
+  private readonly prefixNames: string[] = [];
+  /** Per prefix: the block of each group of 4,096 n's (n >> 12), -1 when none yet. */
+  private readonly blocksOf: Int32Array[] = [];
+  /** Per prefix: blocks handed out, and calls made (to refuse very sparse numbering). */
+  private readonly blockCount: number[] = [];
+  private readonly calls: number[] = [];
+  /** Per block: its prefix (-1: a block of other values) and its first n (or its first index in `otherText`). */
+  private readonly blockPrefix: number[] = [];
+  private readonly blockBase: number[] = [];
+  private readonly others = new Map<string, number>();
+  private readonly otherText: string[] = [];
+  private otherBlock = -1;
+  private lastPrefix = '';
+  private lastPrefixId = -1;
+
+  /** One more than the highest id handed out so far is at most this (ids are dense within blocks). */
+  get size(): number {
+    return this.blockPrefix.length * BLOCK;
+  }
+
+  id(v: string): number {
+    if (this.others.size > 0) {
+      const o = this.others.get(v);
+      if (o !== undefined) return o;
+    }
+    // The number at the end: at most 9 digits, no leading zero.
+    let i = v.length;
+    let n = 0;
+    let scale = 1;
+    while (i > 0) {
+      const c = v.charCodeAt(i - 1) - 48;
+      if (c < 0 || c > 9) break;
+      if (scale > 1e8) return this.other(v);
+      n += c * scale;
+      scale *= 10;
+      i--;
+    }
+    if (i === v.length || (v.length - i > 1 && v.charCodeAt(i) === 48)) return this.other(v);
+    const lp = this.lastPrefix;
+    if (i === lp.length && this.lastPrefixId >= 0 && (i === 0 || v.startsWith(lp))) return this.numbered(this.lastPrefixId, n, v);
+    const prefix = v.slice(0, i);
+    let p = this.prefixIds.get(prefix);
+    if (p === undefined) {
+      if (this.prefixNames.length >= 1 << 16) return this.other(v);
+      p = this.prefixNames.length;
+      this.prefixIds.set(prefix, p);
+      this.prefixNames.push(prefix);
+      this.blocksOf.push(new Int32Array(4).fill(-1));
+      this.blockCount.push(0);
+      this.calls.push(0);
+    }
+    this.lastPrefix = prefix;
+    this.lastPrefixId = p;
+    return this.numbered(p, n, v);
+  }
+
+  private numbered(p: number, n: number, v: string): number {
+    this.calls[p]!++;
+    const b = n >>> BITS;
+    let blocks = this.blocksOf[p]!;
+    let block = b < blocks.length ? blocks[b]! : -1;
+    if (block < 0) {
+      // Numbering this sparse (a block per handful of values) would cost 4,096 slots a value: keep it as text.
+      if (this.blockCount[p]! >= 8 && this.calls[p]! < this.blockCount[p]! * 256) return this.other(v);
+      if (b >= blocks.length) {
+        let cap = blocks.length * 2;
+        while (cap <= b) cap *= 2;
+        const next = new Int32Array(cap).fill(-1);
+        next.set(blocks);
+        this.blocksOf[p] = blocks = next;
+      }
+      block = this.blockPrefix.length;
+      blocks[b] = block;
+      this.blockCount[p]!++;
+      this.blockPrefix.push(p);
+      this.blockBase.push(b << BITS);
+    }
+    return (block << BITS) | (n & MASK);
+  }
+
+  private other(v: string): number {
+    let id = this.others.get(v);
+    if (id !== undefined) return id;
+    const i = this.otherText.length;
+    if ((i & MASK) === 0) {
+      this.otherBlock = this.blockPrefix.length;
+      this.blockPrefix.push(-1);
+      this.blockBase.push(i);
+    }
+    id = (this.otherBlock << BITS) | (i & MASK);
+    this.others.set(v, id);
+    this.otherText.push(v);
+    return id;
+  }
+
+  /** The value's text. */
+  text(id: number): string {
+    const block = id >>> BITS;
+    const p = this.blockPrefix[block]!;
+    const i = this.blockBase[block]! + (id & MASK);
+    return p >= 0 ? `${this.prefixNames[p]}${i}` : this.otherText[i]!;
+  }
+}

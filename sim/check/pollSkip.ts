@@ -1,0 +1,51 @@
+/**
+ * poll-skip: a consumer jumped over records between two polls of a partition without a reassignment, seek or
+ * offset reset in between. A jump counts only if the final log holds records in the gap (offsets a compaction or
+ * a transaction marker left empty are no skip), so jumps are kept as they happen and judged when the partition's
+ * final log goes by.
+ */
+import type { CheckDefinition } from './check';
+import { countBetween } from './history/finals';
+import { result } from './report';
+
+interface Jump {
+  readonly node: string;
+  readonly tp: number;
+  readonly from: number;
+  readonly to: number;
+  readonly t: number;
+  skipped: number;
+}
+
+export const pollSkip: CheckDefinition = {
+  id: 'pollSkip',
+  source: 'Jepsen: poll-skip',
+  make: (h) => {
+    /** Jumps of more than one offset, in poll order, with what they skipped once the final log is known. */
+    const jumps: Jump[] = [];
+    const byTp = new Map<number, Jump[]>();
+    h.positions.onRead((e, tp, first, prev) => {
+      if (first <= prev + 1) return;
+      const j: Jump = { node: e.node, tp, from: prev, to: first, t: e.t, skipped: 0 };
+      jumps.push(j);
+      let list = byTp.get(tp);
+      if (!list) byTp.set(tp, (list = []));
+      list.push(j);
+    });
+    return {
+      handlers: {
+        'final.partition': () => {
+          const { final, offsets } = h.finals.current!;
+          for (const j of byTp.get(final.tp) ?? []) j.skipped = countBetween(offsets, j.from, j.to);
+        },
+      },
+      report: (out) => {
+        const skips = jumps.filter((j) => j.skipped > 0);
+        out['poll-skip'] = result(
+          skips.length,
+          skips.slice(0, 5).map((j) => `${j.node} jumped from offset ${j.from} to ${j.to} in ${h.where(j.tp)} at ${h.at(j.t)}, skipping ${j.skipped} record(s)`),
+        );
+      },
+    };
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * The table of checks: every check a run is judged by, each a small fold in a file named for it (see
+ * README.md). The checkers make one of each per run; names.ts lists the results they produce and what each
+ * means.
+ */
+import type { CheckDefinition } from './check';
+import { abortedRead } from './abortedRead';
+import { ackedUnflushed } from './ackedUnflushed';
+import { batching } from './batching';
+import { commitBackwards } from './commitBackwards';
+import { commitWait } from './commitWait';
+import { counts } from './counts';
+import { duplicate } from './duplicate';
+import { electedOutsideIsr } from './electedOutsideIsr';
+import { errors } from './errors';
+import { groupFigures } from './groupFigures';
+import { groupOverlap } from './groupOverlap';
+import { highWatermarkRegression } from './highWatermarkRegression';
+import { idleMembers } from './idleMembers';
+import { inconsistentOffsets } from './inconsistentOffsets';
+import { keysMovedPartition } from './keysMovedPartition';
+import { latency } from './latency';
+import { leaderEpochConflict } from './leaderEpochConflict';
+import { logFigures } from './logFigures';
+import { lostWrite } from './lostWrite';
+import { lostWriteJepsen } from './lostWriteJepsen';
+import { nonmonotonicPoll } from './nonmonotonicPoll';
+import { nonmonotonicSend } from './nonmonotonicSend';
+import { partitionOffline } from './partitionOffline';
+import { partitionSkew } from './partitionSkew';
+import { pollSkip } from './pollSkip';
+import { readThenTruncated } from './readThenTruncated';
+import { sendOutcomes } from './sendOutcomes';
+import { unavailability } from './unavailability';
+import { unseen } from './unseen';
+
+export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
+  // Jepsen's anomalies
+  lostWrite,
+  lostWriteJepsen,
+  unseen,
+  duplicate,
+  inconsistentOffsets,
+  pollSkip,
+  nonmonotonicPoll,
+  nonmonotonicSend,
+  abortedRead,
+  // What only a simulator can see
+  readThenTruncated,
+  leaderEpochConflict,
+  highWatermarkRegression,
+  electedOutsideIsr,
+  ackedUnflushed,
+  groupOverlap,
+  commitBackwards,
+  // Figures
+  sendOutcomes,
+  counts,
+  groupFigures,
+  unavailability,
+  latency,
+  errors,
+  batching,
+  partitionSkew,
+  keysMovedPartition,
+  logFigures,
+  idleMembers,
+  commitWait,
+  partitionOffline,
+];
