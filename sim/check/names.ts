@@ -1,3 +1,6 @@
+import { didYouMean, lookup, quoteName } from '../core/validate';
+import { CLIENT_ERRORS, CONSUMER_EXCEPTIONS, KAFKA_ERRORS } from '../kafka/errors';
+
 /**
  * Every checker result by name, with what it means. A report always has every one of them (count 0 when
  * nothing was found), and scenario expectations refer to them.
@@ -102,17 +105,56 @@ export function groupFigureName(name: string): { figure: GroupFigure; group: str
 /** Counts of errors by name also count as checks: `errors.NOT_ENOUGH_REPLICAS`, `errors.TIMEOUT`, ... */
 export const ERROR_CHECK_PREFIX = 'errors.';
 
+/** The error names `errors.<NAME>` may use: Kafka's, the clients' own, the consumer's fatal exceptions. */
+export const ERROR_NAMES: readonly string[] = [...Object.keys(KAFKA_ERRORS), ...CLIENT_ERRORS, ...CONSUMER_EXCEPTIONS];
+
+/** Whether a name is a result some run can report (a group figure of any group; an error name the simulator knows). */
 export function isKnownCheck(name: string): boolean {
-  return (
-    name in CHECKS ||
-    name in METRICS ||
-    name === UNPROCESSED ||
-    groupFigureName(name) !== null ||
-    (name.startsWith(ERROR_CHECK_PREFIX) && name.length > ERROR_CHECK_PREFIX.length)
-  );
+  if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return true;
+  if (groupFigureName(name) !== null) return true;
+  return name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length));
 }
 
-/** Every name an expectation may use (errors.<NAME> aside). */
+/** Every name an expectation may use, with `<group>` standing for a group's name (errors.<NAME> aside). */
 export function knownCheckNames(): string[] {
   return [...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED, ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`)];
+}
+
+/** Why a scenario cannot expect on `name`, or null when it can. */
+export interface CheckNameProblem {
+  /** What is allowed there. */
+  readonly allowed: string;
+  /** "did you mean ..." or what is unknown. */
+  readonly hint: string;
+}
+
+/**
+ * Checks a name an expectation uses against everything a run of this scenario reports: the checks and
+ * figures, `<figure>.<group>` for the scenario's own groups (a consumer outside a group is a group of its own),
+ * and `errors.<NAME>` for an error name the simulator knows. An unknown name suggests the nearest known one, so
+ * `lost-write.typo` or `lag.final.biling` is an error, not a check that reads 0.
+ */
+export function checkNameProblem(name: string, groups: readonly string[]): CheckNameProblem | null {
+  if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return null;
+  const figure = groupFigureName(name);
+  if (figure !== null && groups.includes(figure.group)) return null;
+  if (name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length))) return null;
+  const allowed = `a check or figure (${[...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED].join(', ')}), <figure>.<group> for ${
+    groups.length > 0 ? `the groups ${groups.join(', ')}` : 'a group (this scenario has none)'
+  } (figures: ${Object.keys(GROUP_FIGURES).join(', ')}), or errors.<NAME> for an error name`;
+  const concrete = [
+    ...CHECK_NAMES,
+    ...Object.keys(METRICS),
+    UNPROCESSED,
+    ...Object.keys(GROUP_FIGURES).flatMap((f) => groups.map((g) => `${f}.${g}`)),
+    ...(name.startsWith(ERROR_CHECK_PREFIX) ? ERROR_NAMES.map((e) => `${ERROR_CHECK_PREFIX}${e}`) : []),
+  ];
+  const near = didYouMean(name, concrete);
+  const what =
+    figure !== null
+      ? `no group ${quoteName(figure.group)} in this scenario`
+      : name.startsWith(ERROR_CHECK_PREFIX)
+        ? `no error named ${quoteName(name.slice(ERROR_CHECK_PREFIX.length))}`
+        : `unknown check ${quoteName(name)}`;
+  return { allowed, hint: near ? `${what}; did you mean "${near}"?` : what };
 }

@@ -81,7 +81,11 @@ export const KAFKA_ERRORS = {
 export type KafkaError = keyof typeof KAFKA_ERRORS;
 
 /** Errors that are never sent by a broker but that clients report: the request's own timeout, a failed send. */
-export type ClientError = 'TIMEOUT' | 'BUFFER_EXHAUSTED' | 'RECORD_TOO_LARGE';
+export const CLIENT_ERRORS = ['TIMEOUT', 'BUFFER_EXHAUSTED', 'RECORD_TOO_LARGE'] as const;
+export type ClientError = (typeof CLIENT_ERRORS)[number];
+
+/** The exceptions a consumer application sees as fatal, by their Java names [KafkaConsumer.poll]. */
+export const CONSUMER_EXCEPTIONS = ['OffsetOutOfRangeException', 'NoOffsetForPartitionException', 'LogTruncationException'] as const;
 
 export function isRetriable(e: KafkaError): boolean {
   return KAFKA_ERRORS[e].retriable;

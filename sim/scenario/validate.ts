@@ -10,7 +10,7 @@ import {
   isRecord,
   join,
 } from '../core/validate';
-import { isKnownCheck, knownCheckNames } from '../check/names';
+import { checkNameProblem } from '../check/names';
 import { validateSchedule, type Fault } from '../world/nemesis';
 import { scenarioResolver, type ScenarioHosts } from './selectors';
 import { CONSUMER_OFFSETS_TOPIC } from '../kafka/broker/groupCoordinatorService';
@@ -402,13 +402,14 @@ export function validateScenario(raw: unknown): Scenario {
     return { atUs: readTimeWithin(co.at, join(p, 'at'), endUs, 'run', quietUs), text: expectString(co.text, join(p, 'text')) };
   });
 
+  // The groups a run reports figures for: each consumer's group, or the consumer itself outside any.
+  const groups = [...new Set(consumers.map((c) => c.group ?? c.id))];
   const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ExpectationSpec => {
     const p = join('expect', i);
     const eo = expectObject(e, p, EXPECT_FIELDS);
     const check = expectString(eo.check, join(p, 'check'));
-    if (!isKnownCheck(check)) {
-      throw new ValidationError(join(p, 'check'), check, `a check name (${knownCheckNames().join(', ')}, or errors.<KAFKA_ERROR>)`);
-    }
+    const problem = checkNameProblem(check, groups);
+    if (problem) throw new ValidationError(join(p, 'check'), check, problem.allowed, problem.hint);
     const op = expectOneOf(eo.op, join(p, 'op'), OPS);
     const value = expectNumber(eo.value, join(p, 'value'));
     return eo.description === undefined ? { check, op, value } : { check, op, value, description: expectString(eo.description, join(p, 'description')) };
