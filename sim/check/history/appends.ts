@@ -1,5 +1,5 @@
 import type { Handlers } from '../../core/trace';
-import { IntColumn } from './columns';
+import { firstAtOrAfter, IntColumn } from './columns';
 import type { TopicPartitions } from './ids';
 import type { Sends } from './sends';
 import type { ValueIds } from './values';
@@ -128,15 +128,8 @@ export class FollowerAppends {
     return { seq: this.seqs.get(i), t: this.times.get(i), tp: this.tpIds.get(i), base: this.bases.get(i), last: this.lasts.get(i), epoch: this.epochs.get(i), broker: this.brokers.get(i) };
   }
 
-  /** The first append at or after time `t` (appends are in time order). */
+  /** The first traced at or after time `t`. */
   firstFrom(t: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.times.get(mid) < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstAtOrAfter(this.times, this.count, t);
   }
 }

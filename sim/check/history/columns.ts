@@ -36,6 +36,18 @@ export class IntColumn {
   }
 }
 
+/** The first of the first `count` entries of an ascending column that is at or after `t` (binary search). */
+export function firstAtOrAfter(column: IntColumn, count: number, t: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (column.get(mid) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Small whole numbers (flags, codes, small ids): byte or 16-bit chunks, 0 when never set. */
 export class SmallColumn {
   private readonly chunks: (Uint8Array | Uint16Array | undefined)[] = [];

@@ -1,5 +1,5 @@
 import type { Handlers } from '../../core/trace';
-import { IntColumn } from './columns';
+import { firstAtOrAfter, IntColumn } from './columns';
 import type { Names, TopicPartitions } from './ids';
 
 /** One fsync of a log, as the trace told it (log.flush). */
@@ -60,15 +60,8 @@ export class Flushes {
     return this.completes.get(i);
   }
 
-  /** The first flush traced at or after time `t`. */
+  /** The first traced at or after time `t`. */
   firstFrom(t: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.times.get(mid) < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstAtOrAfter(this.times, this.count, t);
   }
 }
