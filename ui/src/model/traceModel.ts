@@ -5,7 +5,18 @@ import { validateScenario } from '../../../sim/scenario/validate';
 import { findBatch } from './replicaLog';
 import { ValueTable } from './valueTable';
 export type { ValueInfo } from './valueTable';
-import { brokerOfNode, isIsrChange, num, nums, str, strOrNull, strs, values as valuesOf } from './fields';
+import { dispatcher } from '../../../sim/core/trace';
+import type { IndexContext } from './fold/context';
+import { electionsIndex } from './fold/elections';
+import { faultsIndex } from './fold/faults';
+import { groupsIndex } from './fold/groups';
+import { hostsIndex } from './fold/hosts';
+import { messagesIndex } from './fold/messages';
+import { naturalCompare, replicasIndex } from './fold/replicas';
+import { scenarioIndex } from './fold/scenario';
+import { valuesIndex } from './fold/values';
+import { SCENARIO_LANE_LABEL } from './labels';
+import { brokerOfNode } from './nodes';
 
 export type LaneGroup = 'scenario' | 'controller' | 'broker' | 'client';
 
@@ -117,7 +128,6 @@ const CATEGORY_BY_PREFIX: [string, string][] = [
 ];
 
 export function categoryOf(kind: string): string {
-  if (kind === 'shrink' || kind === 'expand') return 'replica';
   for (const [p, c] of CATEGORY_BY_PREFIX) if (kind.startsWith(p)) return c;
   return 'other';
 }
@@ -141,13 +151,6 @@ export const CATEGORY_PRIORITY: Record<string, number> = {
   net: 0,
   other: 0,
 };
-
-function naturalCompare(a: string, b: string): number {
-  const ra = /^(.*?)(\d+)$/.exec(a);
-  const rb = /^(.*?)(\d+)$/.exec(b);
-  if (ra && rb && ra[1] === rb[1]) return Number(ra[2]) - Number(rb[2]);
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function laneGroupOf(node: string): LaneGroup {
   if (SCENARIO_NODES.has(node)) return 'scenario';
@@ -243,7 +246,8 @@ export class TraceModel {
   readonly writebackUs: number | null;
   readonly spec: ScenarioSpec | null;
   readonly hasGroups: boolean;
-  readonly hasFlush: boolean;
+  /** Set by the replicas' fold when the trace has fsyncs. */
+  hasFlush = false;
 
   constructor(
     readonly header: TraceHeader,
@@ -260,7 +264,6 @@ export class TraceModel {
     this.spec = place.spec;
     this.lost = new Set(checks['lost-write']?.values ?? []);
 
-    const kindIds = new Map<string, number>();
     const laneOf = (node: string): number => {
       const id = SCENARIO_NODES.has(node) ? 'scenario' : node;
       let l = this.laneIndex.get(id);
@@ -268,52 +271,29 @@ export class TraceModel {
         l = this.lanes.length;
         this.laneIndex.set(id, l);
         const group = laneGroupOf(id);
-        this.lanes.push({ id, label: id === 'scenario' ? 'faults & captions' : id, group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
+        this.lanes.push({ id, label: id === 'scenario' ? SCENARIO_LANE_LABEL : id, group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
       }
       return l;
     };
     laneOf('scenario');
 
-    let t0 = -1;
-    let tQuiet = -1;
-    const partitions = new Map<string, { topic: string; partition: number; replicas: Set<number> }>();
-    const notePartition = (topic: string, partition: number, broker: number | readonly number[]) => {
-      if (topic.startsWith('__') || partition < 0) return;
-      const key = `${topic}-${partition}`;
-      let p = partitions.get(key);
-      if (!p) partitions.set(key, (p = { topic, partition, replicas: new Set() }));
-      if (typeof broker === 'number') {
-        if (broker >= 0) p.replicas.add(broker);
-      } else for (const b of broker) p.replicas.add(b);
-    };
-
-    // Messages, collected as columns when the trace has them.
-    const msgSend: number[] = [];
-    const msgArrive: number[] = [];
-    const msgFrom: number[] = [];
-    const msgTo: number[] = [];
-    const msgType: number[] = [];
-    const msgIndex: number[] = [];
-    const msgTypes = new Map<string, number>();
-
-    const openFaults = new Map<number, { e: TraceEvent; i: number }>();
-    const hostDown = new Map<number, { state: HostInterval['state']; start: number }>();
-    const lastAckLost = new Map<string, boolean>();
-    const lastReject = new Map<string, number>();
+    // One pass: each subject's fold (fold/) takes the events of its kinds.
+    const c: IndexContext = { model: this, i: 0, lane: 0, laneOf, mark: (e, lane, kind, label) => this.markers.push({ i: c.i, t: e.t, lane, kind, label }) };
+    const times = { t0: -1, tQuiet: -1 };
+    let messages: Messages | null = null;
+    const folds = [
+      scenarioIndex(c, times),
+      faultsIndex(c, () => (times.tQuiet >= 0 ? times.tQuiet : this.tLast)),
+      hostsIndex(c),
+      electionsIndex(c),
+      replicasIndex(c),
+      valuesIndex(c),
+      messagesIndex(c, (m) => (messages = m)),
+      groupsIndex(c),
+    ];
+    const dispatch = dispatcher(...folds.map((f) => f.handlers));
+    const kindIds = new Map<string, number>();
     let hasGroups = false;
-    let hasFlush = false;
-
-    const mark = (i: number, e: TraceEvent, lane: number, kind: MarkerKind, label: string) => {
-      this.markers.push({ i, t: e.t, lane, kind, label });
-    };
-    const closeDown = (lane: number, t: number) => {
-      const d = hostDown.get(lane);
-      if (d) {
-        this.hostIntervals.push({ lane, state: d.state, start: d.start, end: t });
-        hostDown.delete(lane);
-      }
-    };
-
     for (let i = 0; i < n; i++) {
       const e = events[i]!;
       this.t[i] = e.t;
@@ -325,321 +305,23 @@ export class TraceModel {
         this.kindCategory.push(categoryOf(e.kind));
       }
       this.kindOf[i] = k;
-      const lane = laneOf(typeof e.node === 'string' ? e.node : 'scenario');
+      const lane = laneOf(e.node);
       this.lane[i] = lane;
-
-      switch (e.kind) {
-        case 'scenario.start':
-          t0 = e.t;
-          mark(i, e, 0, 'scenario', 'scenario starts (cluster booted)');
-          break;
-        case 'scenario.quiet':
-          tQuiet = e.t;
-          mark(i, e, 0, 'scenario', 'quiet period: faults undone, producers stop');
-          break;
-        case 'scenario.end':
-          mark(i, e, 0, 'scenario', 'end of the run');
-          break;
-        case 'operator.step': {
-          const target = str(e, 'target');
-          const step = str(e, 'step');
-          // The operator's script: a mark on the node it acts on (the end of the roll on the scenario lane).
-          if (step !== 'exited') mark(i, e, target ? laneOf(target) : 0, 'scenario', `operator: ${step} ${target}${str(e, 'detail') ? ` (${str(e, 'detail')})` : ''}`);
-          break;
-        }
-        case 'caption':
-          this.captions.push({ t: e.t, i, text: str(e, 'text') });
-          mark(i, e, 0, 'caption', str(e, 'text'));
-          break;
-        case 'fault.start': {
-          const fault = str(e, 'fault');
-          openFaults.set(num(e, 'index'), { e, i });
-          mark(i, e, 0, 'fault', `${fault} ${strs(e, 'hosts').join(', ')}${str(e, 'detail') ? ` ${str(e, 'detail')}` : ''}`);
-          if (fault === 'heal') {
-            for (const [idx, f] of openFaults) {
-              const kind = str(f.e, 'fault');
-              if (kind === 'partition' || kind === 'isolate' || kind === 'one-way' || kind === 'latency' || kind === 'lossy') {
-                this.pushFault(f.e, f.i, e.t, laneOf);
-                openFaults.delete(idx);
-              }
-            }
-            openFaults.delete(num(e, 'index'));
-          }
-          break;
-        }
-        case 'fault.end': {
-          const f = openFaults.get(num(e, 'index'));
-          if (f) {
-            this.pushFault(f.e, f.i, e.t, laneOf);
-            openFaults.delete(num(e, 'index'));
-          }
-          mark(i, e, 0, 'fault', `end of ${str(e, 'fault')} ${strs(e, 'hosts').join(', ')}`);
-          break;
-        }
-        case 'host.crash':
-          closeDown(lane, e.t);
-          hostDown.set(lane, { state: 'crashed', start: e.t });
-          mark(i, e, lane, 'host', `${e.node} crashed`);
-          break;
-        case 'host.power-off':
-          closeDown(lane, e.t);
-          hostDown.set(lane, { state: 'powered off', start: e.t });
-          mark(i, e, lane, 'host', `${e.node} lost power`);
-          break;
-        case 'host.stop':
-          closeDown(lane, e.t);
-          hostDown.set(lane, { state: 'stopping', start: e.t });
-          mark(i, e, lane, 'host', `${e.node} is stopped (SIGTERM): a graceful shutdown`);
-          break;
-        case 'process.exit': {
-          const pl = laneOf(str(e, 'process'));
-          closeDown(pl, e.t);
-          hostDown.set(pl, { state: 'stopped', start: e.t });
-          mark(i, e, pl, 'host', `${str(e, 'process')} exited: ${str(e, 'reason')}`);
-          break;
-        }
-        case 'host.pause':
-          closeDown(lane, e.t);
-          hostDown.set(lane, { state: 'paused', start: e.t });
-          mark(i, e, lane, 'host', `${e.node} paused`);
-          break;
-        case 'host.resume':
-          closeDown(lane, e.t);
-          mark(i, e, lane, 'host', `${e.node} resumed`);
-          break;
-        case 'host.restart':
-        case 'host.power-on':
-          closeDown(lane, e.t);
-          hostDown.set(lane, { state: 'restarting', start: e.t });
-          mark(i, e, lane, 'host', `${e.node} ${e.kind === 'host.restart' ? 'restarts' : 'powers on'}`);
-          break;
-        case 'host.up':
-          if (hostDown.has(lane)) {
-            closeDown(lane, e.t);
-            mark(i, e, lane, 'host', `${e.node} is up`);
-          }
-          break;
-        case 'disk.power-loss': {
-          const lostWrites = (Array.isArray(e['files']) ? (e['files'] as { lost?: unknown }[]) : []).reduce((a, f) => a + (typeof f.lost === 'number' ? f.lost : 0), 0);
-          mark(i, e, lane, 'power-loss', `${e.node}'s disk lost ${lostWrites} unflushed write(s)`);
-          break;
-        }
-        case 'controller.active':
-          mark(i, e, lane, 'controller', `${e.node} becomes the active controller (epoch ${num(e, 'epoch')})`);
-          break;
-        case 'controller.election': {
-          const leader = num(e, 'leader');
-          const source = strOrNull(e, 'source');
-          const where = `${str(e, 'topic')}-${num(e, 'partition')}`;
-          notePartition(str(e, 'topic'), num(e, 'partition'), nums(e, 'isr'));
-          const bl = leader >= 0 ? laneOf(`broker-${leader}`) : lane;
-          mark(i, e, bl, 'election', leader >= 0 ? `broker ${leader} elected leader of ${where} (epoch ${num(e, 'leaderEpoch')}, from ${source ?? '?'})` : `${where} has no leader`);
-          break;
-        }
-        case 'controller.partition':
-          notePartition(str(e, 'topic'), num(e, 'partition'), nums(e, 'replicas'));
-          break;
-        case 'controller.broker': {
-          const change = str(e, 'change');
-          if (change === 'fenced' || change === 'unfenced') {
-            mark(i, e, laneOf(`broker-${num(e, 'broker')}`), 'fenced', `broker ${num(e, 'broker')} ${change} (${str(e, 'reason')})`);
-          }
-          break;
-        }
-        case 'replica.append': {
-          const topic = str(e, 'topic');
-          const partition = num(e, 'partition');
-          notePartition(topic, partition, num(e, 'broker'));
-          if (e['role'] === 'leader' && Array.isArray(e['values'])) {
-            const key = `${topic}-${partition}`;
-            const epoch = num(e, 'epoch');
-            const base = num(e, 'base');
-            const vals = valuesOf(e, 'values');
-            let byEpoch = this.leaderBatches.get(key);
-            if (!byEpoch) this.leaderBatches.set(key, (byEpoch = new Map()));
-            let list = byEpoch.get(epoch);
-            if (!list) byEpoch.set(epoch, (list = []));
-            // A leader re-appending at an offset it already used (after its own truncation) replaces the tail.
-            while (list.length > 0 && list[list.length - 1]!.last >= base) list.pop();
-            list.push({ base, last: num(e, 'last'), epoch, values: vals });
-            const broker = num(e, 'broker');
-            const vt = this.values;
-            for (let j = 0; j < vals.length; j++) {
-              const v = vals[j];
-              if (v === null || v === undefined) continue;
-              const id = vt.id(v);
-              vt.topic[id] = topic;
-              vt.partition[id] = partition;
-              vt.offset[id] = base + j;
-              vt.epoch[id] = epoch;
-              vt.broker[id] = broker;
-              vt.appendT[id] = e.t;
-              vt.appendI[id] = i;
-            }
-          }
-          break;
-        }
-        case 'replica.role':
-        case 'replica.hw':
-        case 'replica.truncate':
-          notePartition(str(e, 'topic'), num(e, 'partition'), num(e, 'broker'));
-          if (e.kind === 'replica.truncate') {
-            mark(i, e, lane, 'truncate', `broker ${num(e, 'broker')} truncates ${str(e, 'topic')}-${num(e, 'partition')} from ${num(e, 'from')} to ${num(e, 'to')} (${str(e, 'reason')})`);
-          }
-          break;
-        case 'replica.produce-rejected': {
-          const key = `${e.node}`;
-          const prev = lastReject.get(key);
-          if (prev === undefined || e.t - prev > 1_000_000) {
-            mark(i, e, lane, 'rejected', `${e.node} rejects produce to ${str(e, 'topic')}-${num(e, 'partition')}: ${str(e, 'error')} (ISR ${JSON.stringify(nums(e, 'isr'))}, min ${num(e, 'minIsr')})`);
-          }
-          lastReject.set(key, e.t);
-          break;
-        }
-        case 'log.truncate': {
-          const rf = e['removedFrom'];
-          if (typeof rf === 'number' && str(e, 'method') === 'truncateFullyAndStartAt') {
-            mark(i, e, lane, 'truncate', `${e.node} empties ${str(e, 'topic')}-${num(e, 'partition')} and restarts at ${num(e, 'toOffset')}`);
-          }
-          break;
-        }
-        case 'log.recovery':
-          if (num(e, 'droppedRecords', 0) > 0) {
-            mark(i, e, lane, 'recovery', `${e.node} recovers ${str(e, 'topic')}-${num(e, 'partition')}: ${num(e, 'droppedRecords')} record(s) did not survive on disk`);
-          }
-          break;
-        case 'log.flush':
-          hasFlush = true;
-          break;
-        case 'send.invoke': {
-          const vt = this.values;
-          const id = vt.id(str(e, 'value'));
-          vt.key[id] = strOrNull(e, 'key');
-          vt.producer[id] = e.node;
-          vt.topic[id] = str(e, 'topic');
-          vt.partition[id] = num(e, 'partition');
-          vt.invokeT[id] = e.t;
-          vt.invokeI[id] = i;
-          break;
-        }
-        case 'send.ok': {
-          const vals = strs(e, 'values');
-          const offset = num(e, 'offset');
-          let anyLost = false;
-          const vt = this.values;
-          const acks = str(e, 'acks');
-          for (let j = 0; j < vals.length; j++) {
-            const id = vt.id(vals[j]!);
-            vt.ackT[id] = e.t;
-            vt.ackI[id] = i;
-            vt.acks[id] = acks;
-            if (vt.offset[id]! < 0 && offset >= 0) vt.offset[id] = offset + j;
-            if (this.lost.has(vals[j]!)) anyLost = true;
-          }
-          const before = lastAckLost.get(e.node) ?? false;
-          if (anyLost && !before) {
-            mark(i, e, lane, 'lost-ack', `${e.node} gets an acknowledgement for a write that will be lost (${vals.find((v) => this.lost.has(v)) ?? ''})`);
-          }
-          lastAckLost.set(e.node, anyLost);
-          break;
-        }
-        case 'send.fail': {
-          const vt = this.values;
-          for (const v of strs(e, 'values')) {
-            const id = vt.id(v);
-            vt.failT[id] = e.t;
-            vt.error[id] = str(e, 'error');
-          }
-          mark(i, e, lane, 'send-fail', `${e.node}: ${strs(e, 'values').length} record(s) failed with ${str(e, 'error')}`);
-          break;
-        }
-        case 'net.send': {
-          const to = str(e, 'to');
-          const type = str(e, 'type');
-          let ty = msgTypes.get(type);
-          if (ty === undefined) msgTypes.set(type, (ty = msgTypes.size));
-          msgSend.push(e.t);
-          msgArrive.push(num(e, 'arrive', e.t));
-          msgFrom.push(lane);
-          msgTo.push(laneOf(to));
-          msgType.push(ty);
-          msgIndex.push(i);
-          break;
-        }
-        case 'consumer.poll': {
-          hasGroups = true;
-          const vt = this.values;
-          for (const rec of (Array.isArray(e['records']) ? e['records'] : []) as { values?: unknown }[]) {
-            if (!Array.isArray(rec.values)) continue;
-            for (const v of rec.values) {
-              if (typeof v !== 'string') continue;
-              const id = vt.id(v);
-              if (vt.readT[id]! < 0) {
-                vt.readT[id] = e.t;
-                vt.readI[id] = i;
-                vt.reader[id] = e.node;
-              }
-            }
-          }
-          break;
-        }
-        case 'group.rebalance':
-          hasGroups = true;
-          mark(i, e, lane, 'rebalance', `group ${str(e, 'group')} rebalances to generation ${num(e, 'generation')} (${str(e, 'reason')})`);
-          break;
-        case 'final.partition':
-          notePartition(str(e, 'topic'), num(e, 'partition'), nums(e, 'replicas'));
-          break;
-        default:
-          if (isIsrChange(e)) {
-            const from = nums(e, 'from');
-            const to = nums(e, 'to');
-            notePartition(str(e, 'topic'), num(e, 'partition'), to);
-            mark(i, e, lane, 'isr', `ISR of ${str(e, 'topic')}-${num(e, 'partition')} ${to.length < from.length ? 'shrinks' : 'expands'}: {${from.join(',')}} to {${to.join(',')}}`);
-          } else if (e.kind.startsWith('consumer.') || e.kind.startsWith('group.')) {
-            hasGroups = true;
-          }
-      }
+      const category = this.kindCategory[k];
+      if (category === 'consumer' || category === 'group') hasGroups = true;
+      c.i = i;
+      c.lane = lane;
+      dispatch(e);
     }
 
     this.tFirst = n > 0 ? this.t[0]! : 0;
     this.tLast = n > 0 ? this.t[n - 1]! : 1;
-    this.t0 = t0 >= 0 ? t0 : this.tFirst;
-    this.tQuiet = tQuiet;
-    const endOpen = tQuiet >= 0 ? tQuiet : this.tLast;
-    for (const f of openFaults.values()) this.pushFault(f.e, f.i, endOpen, laneOf);
-    for (const [lane, d] of hostDown) this.hostIntervals.push({ lane, state: d.state, start: d.start, end: this.tLast });
-    this.faults.sort((a, b) => a.start - b.start || a.index - b.index);
+    this.t0 = times.t0 >= 0 ? times.t0 : this.tFirst;
+    this.tQuiet = times.tQuiet;
     this.hasGroups = hasGroups;
-    this.hasFlush = hasFlush;
-
-    // Lanes in a fixed order: faults, controllers, brokers, clients; the events' lane numbers follow.
-    const order = this.lanes.map((_, i) => i).sort((a, b) => {
-      const la = this.lanes[a]!;
-      const lb = this.lanes[b]!;
-      return GROUP_ORDER[la.group] - GROUP_ORDER[lb.group] || naturalCompare(la.id, lb.id);
-    });
-    const remap = new Int16Array(order.length);
-    order.forEach((old, neu) => (remap[old] = neu));
-    const sortedLanes = order.map((o) => this.lanes[o]!);
-    this.lanes.length = 0;
-    this.lanes.push(...sortedLanes);
-    this.laneIndex.clear();
-    this.lanes.forEach((l, i) => this.laneIndex.set(l.id, i));
-    for (let i = 0; i < n; i++) this.lane[i] = remap[this.lane[i]!]!;
-    const markers = this.markers.map((m) => ({ ...m, lane: remap[m.lane]! }));
-    this.markers.length = 0;
-    this.markers.push(...markers.sort((a, b) => a.i - b.i));
-    const faults = this.faults.map((f) => ({ ...f, lanes: f.lanes.map((l) => remap[l]!) }));
-    this.faults.length = 0;
-    this.faults.push(...faults);
-    const hi = this.hostIntervals.map((h) => ({ ...h, lane: remap[h.lane]! }));
-    this.hostIntervals.length = 0;
-    this.hostIntervals.push(...hi.sort((a, b) => a.start - b.start));
-    for (let j = 0; j < msgFrom.length; j++) {
-      msgFrom[j] = remap[msgFrom[j]!]!;
-      msgTo[j] = remap[msgTo[j]!]!;
-    }
+    for (const f of folds) f.finish?.();
+    this.messages = messages;
+    this.renumberLanes();
 
     // Per-lane event lists (counting first, so each is one typed array).
     const counts = new Int32Array(this.lanes.length);
@@ -661,43 +343,45 @@ export class TraceModel {
     }
     this.notable = Int32Array.from(new Set(stops));
 
-    this.messages =
-      msgSend.length === 0
-        ? null
-        : {
-            n: msgSend.length,
-            send: Float64Array.from(msgSend),
-            arrive: Float64Array.from(msgArrive),
-            from: Int16Array.from(msgFrom),
-            to: Int16Array.from(msgTo),
-            type: Uint16Array.from(msgType),
-            types: [...msgTypes.keys()],
-            index: Int32Array.from(msgIndex),
-          };
-
-    for (const [key, p] of [...partitions].sort(([a], [b]) => naturalCompare(a, b))) {
-      this.partitions.push({ key, topic: p.topic, partition: p.partition, replicas: [...p.replicas].sort((a, b) => a - b) });
-    }
     const brokers = new Set<number>();
     for (const l of this.lanes) if (l.broker >= 0) brokers.add(l.broker);
     this.brokers.push(...[...brokers].sort((a, b) => a - b));
+  }
 
-    for (const v of this.lost) {
-      const info = this.values.get(v);
-      if (!info || info.offset < 0) continue;
-      const key = `${info.topic}-${info.partition}`;
-      let list = this.lostByPartition.get(key);
-      if (!list) this.lostByPartition.set(key, (list = []));
-      list.push({ offset: info.offset, value: v });
+  /** Lanes in a fixed order (faults, controllers, brokers, clients); everything that names a lane follows. */
+  private renumberLanes(): void {
+    const order = this.lanes.map((_, i) => i).sort((a, b) => {
+      const la = this.lanes[a]!;
+      const lb = this.lanes[b]!;
+      return GROUP_ORDER[la.group] - GROUP_ORDER[lb.group] || naturalCompare(la.id, lb.id);
+    });
+    const remap = new Int16Array(order.length);
+    order.forEach((old, neu) => (remap[old] = neu));
+    const sortedLanes = order.map((o) => this.lanes[o]!);
+    this.lanes.length = 0;
+    this.lanes.push(...sortedLanes);
+    this.laneIndex.clear();
+    this.lanes.forEach((l, i) => this.laneIndex.set(l.id, i));
+    for (let i = 0; i < this.n; i++) this.lane[i] = remap[this.lane[i]!]!;
+    const markers = this.markers.map((m) => ({ ...m, lane: remap[m.lane]! }));
+    this.markers.length = 0;
+    this.markers.push(...markers.sort((a, b) => a.i - b.i));
+    const faults = this.faults.map((f) => ({ ...f, lanes: f.lanes.map((l) => remap[l]!) }));
+    this.faults.length = 0;
+    this.faults.push(...faults);
+    const hi = this.hostIntervals.map((h) => ({ ...h, lane: remap[h.lane]! }));
+    this.hostIntervals.length = 0;
+    this.hostIntervals.push(...hi.sort((a, b) => a.start - b.start));
+    const m = this.messages;
+    if (m) {
+      const from = m.from as Int16Array;
+      const to = m.to as Int16Array;
+      for (let j = 0; j < m.n; j++) {
+        from[j] = remap[from[j]!]!;
+        to[j] = remap[to[j]!]!;
+      }
     }
-    for (const list of this.lostByPartition.values()) list.sort((a, b) => a.offset - b.offset);
   }
-
-  private pushFault(e: TraceEvent, i: number, end: number, laneOf: (node: string) => number): void {
-    const hosts = strs(e, 'hosts');
-    this.faults.push({ index: num(e, 'index'), fault: str(e, 'fault'), hosts, lanes: hosts.map(laneOf), detail: str(e, 'detail'), start: e.t, end, startIndex: i });
-  }
-
 
   /** The value at `offset` of a batch written in leader epoch `epoch` (any replica holds the leader's bytes). */
   valueAt(partitionKey: string, epoch: number, offset: number): string | null | undefined {

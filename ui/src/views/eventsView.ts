@@ -1,7 +1,7 @@
 import { el, replace } from '../lib/dom';
 import { rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
-import { describeEvent, ROUTINE_KINDS } from '../model/describe';
+import { describeEvent, ROUTINE_KINDS } from '../model/labels';
 
 export interface EventsHandlers {
   onSeek(i: number): void;

@@ -2,7 +2,7 @@ import * as d3 from 'd3';
 import { CATEGORY_COLORS, HIGHLIGHT, LOST, messageColor } from '../lib/colors';
 import { rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
-import { describeEvent } from '../model/describe';
+import { describeEvent } from '../model/labels';
 import { CATEGORY_PRIORITY, type Marker } from '../model/traceModel';
 import type { Tooltip } from './tooltip';
 
