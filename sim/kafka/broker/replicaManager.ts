@@ -70,6 +70,12 @@ export class ReplicaManager {
   private readonly produceWaiters = new Map<string, ProduceWaiter[]>();
   /** partition -> the delayed fetches waiting on it, each with its part of the fetch for that partition. */
   private readonly fetchWaiters = new Map<string, Map<DelayedFetch, FetchPartition>>();
+  /**
+   * While a Produce request is being appended: the partitions appended so far and whether each append moved the
+   * HW. Their delayed operations are checked once the whole request is appended, not after each partition
+   * [ReplicaManager.appendRecords -> addCompletePurgatoryAction; KafkaApis.handle -> tryCompleteActions].
+   */
+  private produceActions: { p: Partition; hwIncreased: boolean }[] | null = null;
 
   /** The broker is in controlled shutdown: replicas it is no longer in the ISR of stop fetching. */
   private inControlledShutdown = false;
@@ -211,6 +217,8 @@ export class ReplicaManager {
     const nowMs = this.host.nowMs();
     // With flush.messages the leader's fsync finishes before it answers (Kafka flushes inside the append).
     let flushedAt = 0;
+    const actions: { p: Partition; hwIncreased: boolean }[] = [];
+    this.produceActions = actions;
     for (const d of req.partitions) {
       const p = this.partition(d.topic, d.partition);
       if (!p) {
@@ -221,10 +229,23 @@ export class ReplicaManager {
       results.push({ topic: d.topic, partition: d.partition, error: r.error, baseOffset: r.baseOffset, logAppendTimeMs: nowMs, logStartOffset: p.log.logStartOffset });
       if (r.flushCompletesAt !== null) flushedAt = Math.max(flushedAt, r.flushCompletesAt);
       if (r.error === 'NONE') {
-        this.completeFetchWaiters(p, 'leader-append');
+        if (actions.length === 0 || actions[actions.length - 1]!.p !== p) actions.push({ p, hwIncreased: false });
         if (req.acks === -1) waiters.push({ index: results.length - 1, requiredOffset: r.lastOffset + 1, p });
       }
     }
+    this.produceActions = null;
+    this.answerProduce(from, req, results, waiters, flushedAt);
+    this.completeProduceActions(actions);
+  }
+
+  /** The answer to a Produce once every partition is appended: at once, or a DelayedProduce that waits for the HW. */
+  private answerProduce(
+    from: string,
+    req: ProduceRequest,
+    results: ProducePartitionResponse[],
+    waiters: readonly { index: number; requiredOffset: number; p: Partition }[],
+    flushedAt: number,
+  ): void {
     if (req.acks === 0) {
       // No answer is sent, so an error can only be signalled by closing the connection; the client then
       // refreshes its metadata [KafkaApis.handleProduceRequest: closeConnection when acks == 0 and an error].
@@ -269,8 +290,35 @@ export class ReplicaManager {
     });
   }
 
-  /** The HW moved: complete the produce requests it now covers [DelayedProduce.tryComplete]. */
+  /**
+   * The delayed operations a whole Produce request may complete, partition by partition in request order: an
+   * append that moved the HW checks produce and every fetch, one that did not checks the followers' fetches
+   * (new bytes in the log) [ReplicaManager.addCompletePurgatoryAction: LeaderHwChange INCREASED / SAME].
+   */
+  private completeProduceActions(actions: readonly { p: Partition; hwIncreased: boolean }[]): void {
+    for (const a of actions) {
+      if (a.hwIncreased) this.completeProduceWaiters(a.p);
+      this.completeFetchWaiters(a.p, a.hwIncreased ? 'leader-append-hw' : 'leader-append');
+    }
+  }
+
+  /**
+   * The HW moved: complete the produce requests and consumer fetches it now covers [Partition
+   * .tryCompleteDelayedRequests]. During a Produce request's appends this waits for the whole request.
+   */
   onHighWatermarkIncreased(p: Partition): void {
+    const deferred = this.produceActions;
+    if (deferred !== null) {
+      for (const a of deferred) if (a.p === p) a.hwIncreased = true;
+      if (deferred.length === 0 || deferred[deferred.length - 1]!.p !== p) deferred.push({ p, hwIncreased: true });
+      return;
+    }
+    this.completeProduceWaiters(p);
+    this.completeFetchWaiters(p, 'hw');
+  }
+
+  /** [DelayedProduce.tryComplete] for every produce request waiting on `p`. */
+  private completeProduceWaiters(p: Partition): void {
     const list = this.produceWaiters.get(p.key);
     if (list && list.length > 0) {
       let i = 0;
@@ -289,7 +337,6 @@ export class ReplicaManager {
         this.resolveWaiter(w, status);
       }
     }
-    this.completeFetchWaiters(p, 'hw');
   }
 
   private resolveWaiter(w: ProduceWaiter, status: KafkaError): void {
@@ -373,17 +420,22 @@ export class ReplicaManager {
     return { ready, partitions: out };
   }
 
-  private completeFetchWaiters(p: Partition, why: 'leader-append' | 'hw' | 'leadership'): void {
+  /**
+   * Completes the delayed fetches on `p` that are now ready, in the order they were parked. Followers wait for new
+   * bytes in the log, consumers for bytes below the HW, everyone for leadership changes.
+   */
+  private completeFetchWaiters(p: Partition, why: 'leader-append' | 'leader-append-hw' | 'hw' | 'leadership'): void {
     const waiting = this.fetchWaiters.get(p.key);
     if (!waiting || waiting.size === 0) return;
+    const followers = why !== 'hw';
+    const consumers = why === 'hw' || why === 'leader-append-hw';
     for (const [op, fp] of [...waiting]) {
       if (op.done) {
         waiting.delete(op);
         continue;
       }
       const isFollower = op.req.replicaId >= 0;
-      // Followers wait for new bytes in the log; consumers for bytes below the HW; everyone for leadership changes.
-      if (why === 'leadership' || (isFollower && why === 'leader-append') || (!isFollower && why === 'hw')) {
+      if (why === 'leadership' || (isFollower ? followers : consumers)) {
         if (why === 'leadership') {
           this.completeFetch(op);
           continue;
