@@ -274,13 +274,9 @@ export class Partition {
     const hw = log.highWatermark;
     const leo = log.logEndOffset;
     if (isFollower && req.fetchOffset === leo && req.lastFetchedEpoch === log.latestEpoch() && leo >= log.logStartOffset) {
-      // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible. Like an
-      // incremental fetch session (KIP-227), the partition is left out of the response unless its HW or log
-      // start offset changed since the last response this follower got.
+      // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-      const sent = this.sentToFollower.get(replicaId);
-      if (sent && sent.hw === hw && sent.logStart === log.logStartOffset) return null;
-      this.noteSent(replicaId, hw, log.logStartOffset);
+      if (this.unchangedForFollower(replicaId, hw)) return null;
       return this.response('NONE', hw, leo, null, NO_BATCHES);
     }
     if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
@@ -299,9 +295,23 @@ export class Partition {
     if (r.error) return this.errorResponse(r.error);
     if (isFollower) {
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-      this.noteSent(replicaId, hw, log.logStartOffset);
+      // Nothing read (a caught-up follower of an empty log sends no last epoch, so it misses the shortcut above).
+      if (r.batches.length === 0 && this.unchangedForFollower(replicaId, hw)) return null;
+      if (r.batches.length > 0) this.noteSent(replicaId, hw, log.logStartOffset);
     }
     return this.response('NONE', hw, leo, null, r.batches);
+  }
+
+  /**
+   * Whether a response for this follower with no records can be left out, as an incremental fetch session
+   * (KIP-227) leaves out a partition whose HW and log start offset are what the follower was last told;
+   * otherwise it notes the new ones [FetchSession.scala CachedPartition.maybeUpdateResponseData].
+   */
+  private unchangedForFollower(replicaId: number, hw: number): boolean {
+    const sent = this.sentToFollower.get(replicaId);
+    if (sent && sent.hw === hw && sent.logStart === this.log.logStartOffset) return true;
+    this.noteSent(replicaId, hw, this.log.logStartOffset);
+    return false;
   }
 
   /** What the last response to this follower said (updated in place: this runs on every follower fetch). */

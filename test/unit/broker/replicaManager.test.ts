@@ -95,3 +95,17 @@ describe('ReplicaManager: delayed operations after a Produce', () => {
     expect(fetched.partitions.filter((p) => p.batches.length > 0).map((p) => p.partition)).toEqual([0, 1]);
   });
 });
+
+describe('ReplicaManager: follower fetch responses', () => {
+  it('leaves out an empty partition whose HW and log start the follower was already told, epoch or not', () => {
+    const { rm, replies } = leaderBroker();
+    const now = (id: number) => ({ ...followerFetch(id, 0), maxWaitMs: 0 });
+    rm.handleFetch('broker-2', now(1));
+    rm.handleFetch('broker-2', now(2));
+    const [first, second] = replies.map((r) => r.msg as unknown as FetchResponse);
+    // The follower's empty logs have no epoch to send (lastFetchedEpoch -1) while the leader's epoch cache has
+    // epoch 0: that must not make the partitions count as changed [FetchSession.scala maybeUpdateResponseData].
+    expect(first!.partitions.map((p) => p.partition)).toEqual([0, 1]);
+    expect(second!.partitions).toEqual([]);
+  });
+});
