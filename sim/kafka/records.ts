@@ -1,11 +1,27 @@
 /**
- * Records and record batches as Kafka's magic v2 format has them (DefaultRecordBatch / DefaultRecord).
- * Contents are our own objects; sizes follow the wire format so that segment.bytes, batch.size,
+ * Record batches as Kafka's magic v2 format has them (DefaultRecordBatch / DefaultRecord): one immutable object
+ * per batch with the v2 header fields, its records as ids and int32 fields in a slab, and the payload table that
+ * turns those ids into keys and values. Sizes follow the wire format so that segment.bytes, batch.size,
  * retention.bytes and the fetch byte limits act as they do in Kafka.
  *
- * Batches are immutable once built: the leader builds a new one when it assigns offsets, followers and
- * consumers receive the same object (as they would receive the same bytes).
+ * A batch is shared by everything that holds it, as the same bytes would be: the leader builds its copy when it
+ * assigns offsets (the records section stays the producer's), followers append that object verbatim, disk chunks
+ * and the page cache hold it, consumers read it. No per-record objects exist on these paths; `recordList()`
+ * builds some for inspection and tests.
  */
+import {
+  NULL_ID,
+  PayloadTable,
+  SLAB_KEY,
+  SLAB_STRIDE,
+  SLAB_TIMESTAMP_DELTA,
+  SLAB_VALUE,
+  SLAB_VALUE_SIZE,
+  utf8Length,
+  type Payload,
+} from './payloadTable';
+
+export { NULL_ID, PayloadTable, utf8Length, type Payload };
 
 export type CompressionType = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 export const COMPRESSION_TYPES: readonly CompressionType[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
@@ -24,12 +40,13 @@ export const COMPRESSION_RATIO: Readonly<Record<CompressionType, number>> = {
 
 export type TimestampType = 'CreateTime' | 'LogAppendTime';
 
+/** A record header: a text key and a value of bytes (text here, a real client's bytes from the wire) or null. */
 export interface RecordHeader {
   readonly key: string;
-  readonly value: string;
+  readonly value: Payload | null;
 }
 
-/** One record inside a batch. */
+/** One record, built for inspection (`RecordBatch.recordList`): the hot paths read the batch's slab instead. */
 export interface KafkaRecord {
   /** Offset of this record = batch.baseOffset + offsetDelta. */
   readonly offsetDelta: number;
@@ -39,7 +56,7 @@ export interface KafkaRecord {
   readonly key: string | null;
   /** null = tombstone (on a compacted topic: delete the key). */
   readonly value: string | null;
-  /** Declared size of the value in bytes (the payload a workload models); defaults to the value's UTF-8 length. */
+  /** Size of the value in bytes (the payload a workload models); 0 for a tombstone. */
   readonly valueSize: number;
   readonly headers: readonly RecordHeader[];
 }
@@ -48,41 +65,275 @@ export interface KafkaRecord {
 export const NO_PRODUCER_ID = -1;
 export const NO_PRODUCER_EPOCH = -1;
 export const NO_SEQUENCE = -1;
+/** No delete horizon on the batch. */
+export const NO_DELETE_HORIZON = -1;
 
-/** Control record types (transaction markers); carried for later use. */
+/** Control record types (transaction markers): a control batch's one record has the type as its key. */
 export type ControlType = 'COMMIT' | 'ABORT';
 
-export interface RecordBatch {
-  readonly baseOffset: number;
-  readonly lastOffsetDelta: number;
-  /** The leader epoch of the leader that appended it. */
-  readonly partitionLeaderEpoch: number;
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  readonly baseSequence: number;
-  readonly timestampType: TimestampType;
-  /** Milliseconds. */
-  readonly baseTimestamp: number;
-  readonly maxTimestamp: number;
-  readonly compression: CompressionType;
-  readonly isTransactional: boolean;
-  readonly isControl: boolean;
-  readonly controlType?: ControlType;
-  /** Set by the log cleaner the first time it rewrites a batch with tombstones (KIP-534). */
-  readonly deleteHorizonMs?: number;
-  readonly records: readonly KafkaRecord[];
-  /** Bytes on disk and on the wire. */
-  readonly sizeInBytes: number;
-  /**
-   * The records section exactly as a real client sent it over the wire (sim/kafka/wire), compressed as
-   * `compression` says. It describes `records` only while this very array is the batch's records: a copy that
-   * keeps them (offsets assigned, leader epoch stamped) still serves the client's bytes; a rewrite does not.
-   */
-  readonly wireRecords?: { readonly records: readonly KafkaRecord[]; readonly compression: CompressionType; readonly bytes: Uint8Array };
+/**
+ * The v2 attributes bits. [src: clients/.../record/DefaultRecordBatch.java COMPRESSION_CODEC_MASK,
+ * TIMESTAMP_TYPE_MASK, TRANSACTIONAL_FLAG_MASK, CONTROL_FLAG_MASK, DELETE_HORIZON_FLAG_MASK; CompressionType ids]
+ */
+export const COMPRESSION_CODEC_MASK = 0x07;
+export const TIMESTAMP_TYPE_MASK = 0x08;
+export const TRANSACTIONAL_FLAG_MASK = 0x10;
+export const CONTROL_FLAG_MASK = 0x20;
+export const DELETE_HORIZON_FLAG_MASK = 0x40;
+const COMPRESSION_IDS: Readonly<Record<CompressionType, number>> = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
+
+export interface BatchFlags {
+  readonly compression?: CompressionType;
+  readonly timestampType?: TimestampType;
+  readonly isTransactional?: boolean;
+  readonly isControl?: boolean;
+  readonly hasDeleteHorizon?: boolean;
 }
+
+/** The attributes int16 of a v2 batch. */
+export function batchAttributes(f: BatchFlags): number {
+  return (
+    COMPRESSION_IDS[f.compression ?? 'none'] |
+    (f.timestampType === 'LogAppendTime' ? TIMESTAMP_TYPE_MASK : 0) |
+    (f.isTransactional ? TRANSACTIONAL_FLAG_MASK : 0) |
+    (f.isControl ? CONTROL_FLAG_MASK : 0) |
+    (f.hasDeleteHorizon ? DELETE_HORIZON_FLAG_MASK : 0)
+  );
+}
+
+/** What a batch holds beyond the common case (most batches have none: one field less on millions of them). */
+export interface BatchExtras {
+  /** Each record's offsetDelta when they are not 0, 1, 2, ... (a cleaned batch keeps its survivors' offsets). */
+  readonly offsetDeltas: Int32Array | null;
+  /** Each record's headers; null when no record has any. */
+  readonly headers: readonly (readonly RecordHeader[])[] | null;
+  /** Set by the log cleaner the first time it rewrites a batch with tombstones (KIP-534); NO_DELETE_HORIZON otherwise. */
+  readonly deleteHorizonMs: number;
+  /**
+   * The records section exactly as a real client sent it over the wire (sim/kafka/wire), compressed as the
+   * batch's compression says: a fetch returns these very bytes. The leader's copy keeps it (same records); the
+   * cleaner's copy, which drops records, does not.
+   */
+  readonly wireRecords?: { readonly compression: CompressionType; readonly bytes: Uint8Array };
+}
+
+const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 
 /** RECORD_BATCH_OVERHEAD in DefaultRecordBatch. */
 export const RECORD_BATCH_OVERHEAD = 61;
+
+/**
+ * One v2 record batch [src: clients/.../record/DefaultRecordBatch.java]. Record i's key id, value id, timestamp
+ * delta and value size are `slab[slabAt + 4i ..]`; its key and value are `payloads`'.
+ */
+export class RecordBatch {
+  constructor(
+    readonly baseOffset: number,
+    /** The leader epoch of the leader that appended it (-1 until a leader has). */
+    readonly partitionLeaderEpoch: number,
+    readonly lastOffsetDelta: number,
+    /** Compression, timestamp type, transactional, control and delete-horizon bits (`batchAttributes`). */
+    readonly attributes: number,
+    /** Milliseconds. */
+    readonly baseTimestamp: number,
+    readonly maxTimestamp: number,
+    readonly producerId: number,
+    readonly producerEpoch: number,
+    readonly baseSequence: number,
+    /** Bytes on disk and on the wire. */
+    readonly sizeInBytes: number,
+    readonly payloads: PayloadTable,
+    readonly slab: Int32Array,
+    readonly slabAt: number,
+    readonly extras: BatchExtras | null,
+  ) {}
+
+  get compression(): CompressionType {
+    return COMPRESSION_TYPES[this.attributes & COMPRESSION_CODEC_MASK]!;
+  }
+
+  get timestampType(): TimestampType {
+    return (this.attributes & TIMESTAMP_TYPE_MASK) !== 0 ? 'LogAppendTime' : 'CreateTime';
+  }
+
+  get isTransactional(): boolean {
+    return (this.attributes & TRANSACTIONAL_FLAG_MASK) !== 0;
+  }
+
+  get isControl(): boolean {
+    return (this.attributes & CONTROL_FLAG_MASK) !== 0;
+  }
+
+  /** A control batch's type: its record's key. [src: ControlRecordType.parse] */
+  get controlType(): ControlType | undefined {
+    if (!this.isControl || this.recordCount === 0) return undefined;
+    return this.keyAt(0) as ControlType;
+  }
+
+  get hasDeleteHorizon(): boolean {
+    return (this.attributes & DELETE_HORIZON_FLAG_MASK) !== 0;
+  }
+
+  /** The KIP-534 delete horizon (Kafka keeps it in baseTimestamp under the flag), NO_DELETE_HORIZON when none. */
+  get deleteHorizonMs(): number {
+    return this.extras?.deleteHorizonMs ?? NO_DELETE_HORIZON;
+  }
+
+  /** Records in the batch: lastOffsetDelta + 1, or fewer once compaction removed some. */
+  get recordCount(): number {
+    const d = this.extras?.offsetDeltas;
+    return d ? d.length : this.lastOffsetDelta + 1;
+  }
+
+  // ---- records ----
+
+  offsetAt(i: number): number {
+    const d = this.extras?.offsetDeltas;
+    return this.baseOffset + (d ? d[i]! : i);
+  }
+
+  offsetDeltaAt(i: number): number {
+    const d = this.extras?.offsetDeltas;
+    return d ? d[i]! : i;
+  }
+
+  timestampDeltaAt(i: number): number {
+    return this.slab[this.slabAt + i * SLAB_STRIDE + SLAB_TIMESTAMP_DELTA]!;
+  }
+
+  /** The record's timestamp: its own (CreateTime) or the batch's append time (LogAppendTime). */
+  timestampAt(i: number): number {
+    return (this.attributes & TIMESTAMP_TYPE_MASK) !== 0 ? this.maxTimestamp : this.baseTimestamp + this.timestampDeltaAt(i);
+  }
+
+  keyIdAt(i: number): number {
+    return this.slab[this.slabAt + i * SLAB_STRIDE + SLAB_KEY]!;
+  }
+
+  valueIdAt(i: number): number {
+    return this.slab[this.slabAt + i * SLAB_STRIDE + SLAB_VALUE]!;
+  }
+
+  /** The value's declared size in bytes (0 for a tombstone). */
+  valueSizeAt(i: number): number {
+    return this.slab[this.slabAt + i * SLAB_STRIDE + SLAB_VALUE_SIZE]!;
+  }
+
+  /** The key as text, or null. */
+  keyAt(i: number): string | null {
+    return this.payloads.keyText(this.keyIdAt(i));
+  }
+
+  /** The value as text, or null for a tombstone. */
+  valueAt(i: number): string | null {
+    return this.payloads.valueText(this.valueIdAt(i));
+  }
+
+  isTombstoneAt(i: number): boolean {
+    return this.valueIdAt(i) === NULL_ID;
+  }
+
+  headersAt(i: number): readonly RecordHeader[] {
+    return this.extras?.headers?.[i] ?? NO_HEADERS;
+  }
+
+  /** Every record's value as text (the trace's lists of values). */
+  values(): (string | null)[] {
+    const n = this.recordCount;
+    const out = new Array<string | null>(n);
+    for (let i = 0; i < n; i++) out[i] = this.valueAt(i);
+    return out;
+  }
+
+  /** The records as objects: for inspection and tests, never on a hot path. */
+  recordList(): KafkaRecord[] {
+    const out: KafkaRecord[] = [];
+    const n = this.recordCount;
+    for (let i = 0; i < n; i++) {
+      out.push({
+        offsetDelta: this.offsetDeltaAt(i),
+        timestampDelta: this.timestampDeltaAt(i),
+        key: this.keyAt(i),
+        value: this.valueAt(i),
+        valueSize: this.valueSizeAt(i),
+        headers: this.headersAt(i),
+      });
+    }
+    return out;
+  }
+
+  // ---- copies ----
+
+  /**
+   * The leader's copy: offsets assigned from `baseOffset`, stamped with its leader epoch, and with LogAppendTime
+   * its append time as the max timestamp. The records section is the same. [src: LogValidator
+   * `assignOffsetsNonCompressed` / `validateMessagesAndAssignOffsetsCompressed` (in-place header rewrite)]
+   */
+  withOffsets(baseOffset: number, leaderEpoch: number, logAppendTimeMs?: number): RecordBatch {
+    const appendTime = logAppendTimeMs !== undefined;
+    return new RecordBatch(
+      baseOffset,
+      leaderEpoch,
+      this.lastOffsetDelta,
+      appendTime ? this.attributes | TIMESTAMP_TYPE_MASK : this.attributes,
+      this.baseTimestamp,
+      appendTime ? logAppendTimeMs : this.maxTimestamp,
+      this.producerId,
+      this.producerEpoch,
+      this.baseSequence,
+      this.sizeInBytes,
+      this.payloads,
+      this.slab,
+      this.slabAt,
+      this.extras,
+    );
+  }
+
+  /**
+   * The cleaner's copy: only the records at `keep` (indexes, ascending), with their offsets, the same base and
+   * last offset, and `deleteHorizonMs` (NO_DELETE_HORIZON for none). [src: MemoryRecords `filterTo`,
+   * `buildRetainedRecordsInto`]
+   */
+  retaining(keep: readonly number[], deleteHorizonMs: number): RecordBatch {
+    const n = keep.length;
+    const table = this.payloads;
+    const at = n === 0 ? 0 : table.allocate(n);
+    const slab = n === 0 ? EMPTY_SLAB : table.slab;
+    const offsetDeltas = new Int32Array(n);
+    const srcHeaders = this.extras?.headers ?? null;
+    const headers: (readonly RecordHeader[])[] | null = srcHeaders ? [] : null;
+    let body = 0;
+    for (let j = 0; j < n; j++) {
+      const i = keep[j]!;
+      const from = this.slabAt + i * SLAB_STRIDE;
+      const to = at + j * SLAB_STRIDE;
+      for (let f = 0; f < SLAB_STRIDE; f++) slab[to + f] = this.slab[from + f]!;
+      offsetDeltas[j] = this.offsetDeltaAt(i);
+      headers?.push(srcHeaders![i]!);
+      const valueId = this.valueIdAt(i);
+      body += recordSizeOf(offsetDeltas[j]!, this.timestampDeltaAt(i), table.keySize(this.keyIdAt(i)), valueId === NULL_ID ? -1 : this.valueSizeAt(i), headers?.[j] ?? NO_HEADERS);
+    }
+    const horizon = deleteHorizonMs >= 0;
+    return new RecordBatch(
+      this.baseOffset,
+      this.partitionLeaderEpoch,
+      this.lastOffsetDelta,
+      horizon ? this.attributes | DELETE_HORIZON_FLAG_MASK : this.attributes & ~DELETE_HORIZON_FLAG_MASK,
+      this.baseTimestamp,
+      this.maxTimestamp,
+      this.producerId,
+      this.producerEpoch,
+      this.baseSequence,
+      n === 0 ? RECORD_BATCH_OVERHEAD : RECORD_BATCH_OVERHEAD + Math.ceil(body * COMPRESSION_RATIO[this.compression]),
+      table,
+      slab,
+      at,
+      { offsetDeltas, headers, deleteHorizonMs: horizon ? deleteHorizonMs : NO_DELETE_HORIZON },
+    );
+  }
+}
+
+const EMPTY_SLAB = new Int32Array(0);
 
 /** Bytes of a zig-zag varint (Kafka's ByteUtils.sizeOfVarint / sizeOfVarlong). */
 export function sizeOfVarint(value: number): number {
@@ -98,48 +349,32 @@ export function sizeOfVarint(value: number): number {
 
 const encoder = new TextEncoder();
 
-/** UTF-8 length of a string without allocating for ASCII text. */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 export function utf8Bytes(s: string): Uint8Array {
   return encoder.encode(s);
 }
 
-/** Size of one record in the v2 format (DefaultRecord.sizeInBytes), with the value at its declared size. */
-export function recordSize(r: Pick<KafkaRecord, 'offsetDelta' | 'timestampDelta' | 'key' | 'valueSize' | 'value' | 'headers'>): number {
-  const keyLen = r.key === null ? -1 : utf8Length(r.key);
-  const valueLen = r.value === null ? -1 : r.valueSize;
+/**
+ * Size of one record in the v2 format, from its parts: key and value lengths in bytes, -1 for null.
+ * [src: DefaultRecord.sizeInBytes]
+ */
+export function recordSizeOf(offsetDelta: number, timestampDelta: number, keySize: number, valueSize: number, headers: readonly RecordHeader[]): number {
   let body = 1; // attributes
-  body += sizeOfVarint(r.timestampDelta);
-  body += sizeOfVarint(r.offsetDelta);
-  body += sizeOfVarint(keyLen) + Math.max(0, keyLen);
-  body += sizeOfVarint(valueLen) + Math.max(0, valueLen);
-  body += sizeOfVarint(r.headers.length);
-  for (const h of r.headers) {
+  body += sizeOfVarint(timestampDelta);
+  body += sizeOfVarint(offsetDelta);
+  body += sizeOfVarint(keySize) + (keySize > 0 ? keySize : 0);
+  body += sizeOfVarint(valueSize) + (valueSize > 0 ? valueSize : 0);
+  body += sizeOfVarint(headers.length);
+  for (const h of headers) {
     const hk = utf8Length(h.key);
-    const hv = utf8Length(h.value);
-    body += sizeOfVarint(hk) + hk + sizeOfVarint(hv) + hv;
+    const hv = h.value === null ? -1 : typeof h.value === 'string' ? utf8Length(h.value) : h.value.length;
+    body += sizeOfVarint(hk) + hk + sizeOfVarint(hv) + Math.max(0, hv);
   }
   return sizeOfVarint(body) + body;
 }
 
-/** Batch size: the 61-byte header plus the records section, shrunk by the compression ratio. */
-export function batchSize(records: readonly KafkaRecord[], compression: CompressionType): number {
-  let body = 0;
-  for (const r of records) body += recordSize(r);
-  return RECORD_BATCH_OVERHEAD + Math.ceil(body * COMPRESSION_RATIO[compression]);
+/** Size of one record given as text, with the value at its declared size. */
+export function recordSize(r: Pick<KafkaRecord, 'offsetDelta' | 'timestampDelta' | 'key' | 'valueSize' | 'value' | 'headers'>): number {
+  return recordSizeOf(r.offsetDelta, r.timestampDelta, r.key === null ? -1 : utf8Length(r.key), r.value === null ? -1 : r.valueSize, r.headers);
 }
 
 export function lastOffset(b: RecordBatch): number {
@@ -152,11 +387,116 @@ export function nextOffset(b: RecordBatch): number {
 }
 
 export function recordCount(b: RecordBatch): number {
-  return b.records.length;
+  return b.recordCount;
 }
 
+/** Producer fields a batch is built with. */
+export interface BatchProducerFields {
+  readonly compression?: CompressionType;
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
+  readonly baseSequence?: number;
+  readonly isTransactional?: boolean;
+}
 
-/** What a producer hands to the accumulator for one record. */
+/**
+ * Accumulates records for one batch and builds it: offsets relative, base offset 0 until the leader assigns
+ * them. The records' fields are copied into the payload table's slab once, at `build`.
+ * [src: clients/.../record/MemoryRecordsBuilder.java]
+ */
+export class BatchBuilder {
+  private readonly keys: number[] = [];
+  private readonly values: number[] = [];
+  private readonly valueSizes: number[] = [];
+  private readonly timestamps: number[] = [];
+  private headers: (readonly RecordHeader[])[] | null = null;
+  /** Bytes of the records section before compression. */
+  private body = 0;
+
+  constructor(readonly payloads: PayloadTable) {}
+
+  get count(): number {
+    return this.keys.length;
+  }
+
+  /** Bytes of the records section before compression. */
+  get uncompressedBytes(): number {
+    return this.body;
+  }
+
+  /** The size record `keyId`/`valueId` would have as the next one. */
+  nextRecordSize(keyId: number, valueId: number, valueSize: number, timestampMs: number, headers: readonly RecordHeader[] = NO_HEADERS): number {
+    const n = this.keys.length;
+    const delta = n === 0 ? 0 : timestampMs - this.timestamps[0]!;
+    return recordSizeOf(n, delta, this.payloads.keySize(keyId), valueId === NULL_ID ? -1 : valueSize, headers);
+  }
+
+  /** Appends a record; returns its size in the records section. */
+  append(keyId: number, valueId: number, valueSize: number, timestampMs: number, headers: readonly RecordHeader[] = NO_HEADERS): number {
+    const size = this.nextRecordSize(keyId, valueId, valueSize, timestampMs, headers);
+    if (headers.length > 0 && this.headers === null) this.headers = this.keys.map(() => NO_HEADERS);
+    this.keys.push(keyId);
+    this.values.push(valueId);
+    this.valueSizes.push(valueId === NULL_ID ? 0 : valueSize);
+    this.timestamps.push(timestampMs);
+    this.headers?.push(headers);
+    this.body += size;
+    return size;
+  }
+
+  valueIdAt(i: number): number {
+    return this.values[i]!;
+  }
+
+  /**
+   * The batch, ready for a produce request [src: MemoryRecordsBuilder `build`]. `wire`: a batch a real client
+   * sent, with its size on the wire and its records section as it came.
+   */
+  build(
+    f: BatchProducerFields & {
+      readonly isControl?: boolean;
+      readonly wire?: { readonly sizeInBytes: number; readonly records: NonNullable<BatchExtras['wireRecords']> };
+    } = {},
+  ): RecordBatch {
+    const n = this.keys.length;
+    if (n === 0) throw new RangeError('a record batch needs at least one record');
+    const table = this.payloads;
+    const at = table.allocate(n);
+    const slab = table.slab;
+    const base = this.timestamps[0]!;
+    let max = base;
+    for (let i = 0; i < n; i++) {
+      const ts = this.timestamps[i]!;
+      if (ts > max) max = ts;
+      const o = at + i * SLAB_STRIDE;
+      slab[o + SLAB_KEY] = this.keys[i]!;
+      slab[o + SLAB_VALUE] = this.values[i]!;
+      slab[o + SLAB_TIMESTAMP_DELTA] = ts - base;
+      slab[o + SLAB_VALUE_SIZE] = this.valueSizes[i]!;
+    }
+    const compression = f.compression ?? 'none';
+    return new RecordBatch(
+      0,
+      -1,
+      n - 1,
+      batchAttributes({ compression, isTransactional: f.isTransactional === true, isControl: f.isControl === true }),
+      base,
+      max,
+      f.producerId ?? NO_PRODUCER_ID,
+      f.producerEpoch ?? NO_PRODUCER_EPOCH,
+      f.baseSequence ?? NO_SEQUENCE,
+      f.wire?.sizeInBytes ?? RECORD_BATCH_OVERHEAD + Math.ceil(this.body * COMPRESSION_RATIO[compression]),
+      table,
+      slab,
+      at,
+      this.headers === null && f.wire === undefined
+        ? null
+        : { offsetDeltas: null, headers: this.headers, deleteHorizonMs: NO_DELETE_HORIZON, ...(f.wire && { wireRecords: f.wire.records }) },
+    );
+  }
+}
+
+/** A record given as text (tests, the coordinator's writes, a dead-letter record). */
 export interface ProducerRecordInput {
   readonly key: string | null;
   readonly value: string | null;
@@ -167,59 +507,34 @@ export interface ProducerRecordInput {
   readonly timestamp: number;
 }
 
-/** Builds a batch from record inputs (the producer side): offsets relative, base offset 0 until the leader assigns it. */
-export function buildBatch(
-  inputs: readonly ProducerRecordInput[],
-  opts: {
-    compression?: CompressionType;
-    producerId?: number;
-    producerEpoch?: number;
-    baseSequence?: number;
-    isTransactional?: boolean;
-  } = {},
-): RecordBatch {
+/**
+ * Builds a batch from records given as text, storing keys and values in `payloads` (a table of its own when
+ * none is given).
+ */
+export function buildBatch(inputs: readonly ProducerRecordInput[], opts: BatchProducerFields & { readonly payloads?: PayloadTable } = {}): RecordBatch {
   if (inputs.length === 0) throw new RangeError('a record batch needs at least one record');
-  const baseTimestamp = inputs[0]!.timestamp;
-  let maxTimestamp = baseTimestamp;
-  const records: KafkaRecord[] = inputs.map((r, i) => {
-    if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
-    return {
-      offsetDelta: i,
-      timestampDelta: r.timestamp - baseTimestamp,
-      key: r.key,
-      value: r.value,
-      valueSize: r.valueSize ?? (r.value === null ? 0 : utf8Length(r.value)),
-      headers: r.headers ?? [],
-    };
-  });
-  const compression = opts.compression ?? 'none';
-  return {
-    baseOffset: 0,
-    lastOffsetDelta: records.length - 1,
-    partitionLeaderEpoch: -1,
-    producerId: opts.producerId ?? NO_PRODUCER_ID,
-    producerEpoch: opts.producerEpoch ?? NO_PRODUCER_EPOCH,
-    baseSequence: opts.baseSequence ?? NO_SEQUENCE,
-    timestampType: 'CreateTime',
-    baseTimestamp,
-    maxTimestamp,
-    compression,
-    isTransactional: opts.isTransactional ?? false,
-    isControl: false,
-    records,
-    sizeInBytes: batchSize(records, compression),
-  };
+  const table = opts.payloads ?? new PayloadTable();
+  const b = new BatchBuilder(table);
+  for (const r of inputs) {
+    const valueId = table.addValue(r.value);
+    b.append(table.internKey(r.key), valueId, r.valueSize ?? (r.value === null ? 0 : utf8Length(r.value)), r.timestamp, r.headers ?? NO_HEADERS);
+  }
+  return b.build(opts);
+}
+
+/**
+ * A control batch holding one transaction marker (COMMIT or ABORT as its record's key). [src: EndTransactionMarker;
+ * MemoryRecords `withEndTransactionMarker`]
+ */
+export function buildControlBatch(type: ControlType, timestampMs: number, producer: { producerId: number; producerEpoch: number }, payloads: PayloadTable = new PayloadTable()): RecordBatch {
+  const b = new BatchBuilder(payloads);
+  b.append(payloads.internKey(type), payloads.addValue(null), 0, timestampMs);
+  return b.build({ producerId: producer.producerId, producerEpoch: producer.producerEpoch, isTransactional: true, isControl: true });
 }
 
 /** The leader's copy of a batch: offsets assigned from `baseOffset`, stamped with its leader epoch. */
-export function assignOffsets(
-  b: RecordBatch,
-  baseOffset: number,
-  leaderEpoch: number,
-  logAppendTimeMs?: number,
-): RecordBatch {
-  if (logAppendTimeMs === undefined) return { ...b, baseOffset, partitionLeaderEpoch: leaderEpoch };
-  return { ...b, baseOffset, partitionLeaderEpoch: leaderEpoch, timestampType: 'LogAppendTime', maxTimestamp: logAppendTimeMs };
+export function assignOffsets(b: RecordBatch, baseOffset: number, leaderEpoch: number, logAppendTimeMs?: number): RecordBatch {
+  return b.withOffsets(baseOffset, leaderEpoch, logAppendTimeMs);
 }
 
 /** The last sequence number a batch covers (sequences wrap from Integer.MAX_VALUE to 0). */

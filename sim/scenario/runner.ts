@@ -345,12 +345,12 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
     const r = log.read(pos, 1 << 30, upTo, true);
     if (r.error || r.batches.length === 0) break;
     for (const b of r.batches) {
-      for (const rec of b.records) {
-        const o = b.baseOffset + rec.offsetDelta;
+      for (let i = 0; i < b.recordCount; i++) {
+        const o = b.offsetAt(i);
         if (o < pos || o >= upTo) continue;
         offsets.push(o);
-        keys.push(rec.key);
-        values.push(rec.value);
+        keys.push(b.keyAt(i));
+        values.push(b.valueAt(i));
       }
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }

@@ -231,7 +231,7 @@ describe('consumer groups on the real cluster', () => {
         const read = log.read(pos, 1 << 30, log.logEndOffset, true);
         if (read.error || read.batches.length === 0) break;
         for (const b of read.batches) {
-          for (const rec of b.records) if (rec.key !== null) records.push({ key: rec.key, value: rec.value });
+          for (const rec of b.recordList()) if (rec.key !== null) records.push({ key: rec.key, value: rec.value });
           pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
         }
       }

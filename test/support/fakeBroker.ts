@@ -408,7 +408,7 @@ export class FakeBroker extends Process {
       if (lp.timestamp === LATEST_TIMESTAMP) return { ...base, error: 'NONE' as KafkaError, offset: part.highWatermark, leaderEpoch: part.leaderEpoch };
       for (const b of part.batches) {
         if (nextOffset(b) > part.highWatermark) break;
-        for (const r of b.records) {
+        for (const r of b.recordList()) {
           const offset = b.baseOffset + r.offsetDelta;
           if (offset >= part.logStartOffset && b.baseTimestamp + r.timestampDelta >= lp.timestamp) {
             return { ...base, error: 'NONE' as KafkaError, offset, leaderEpoch: b.partitionLeaderEpoch };

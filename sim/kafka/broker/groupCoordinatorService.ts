@@ -1,5 +1,5 @@
 import type { FindCoordinatorRequest } from '../protocol';
-import { buildBatch, type RecordBatch } from '../records';
+import { PayloadTable, buildBatch, type RecordBatch } from '../records';
 import { GroupCoordinator, type GroupRequest } from '../coordinator/groupCoordinator';
 import type { CoordinatorRecord, CoordinatorStorage } from '../coordinator/storage';
 import { partitionForGroup } from '../coordinator/groupCoordinatorPartition';
@@ -23,9 +23,11 @@ export class GroupCoordinatorService implements BrokerExtension {
   private readonly led = new Map<number, number>();
 
   constructor(private readonly broker: Broker) {
+    // The coordinator's own records: its batches point to these keys and values.
+    const payloads = new PayloadTable();
     const storage: CoordinatorStorage = {
       append: (partition, records, done) => {
-        const batch = toBatch(records, Math.floor(broker.now / 1000));
+        const batch = toBatch(records, Math.floor(broker.now / 1000), payloads);
         broker.replicas.appendAsLeaderAndWait(CONSUMER_OFFSETS_TOPIC, partition, batch, broker.config['offsets.commit.timeout.ms'], done);
       },
       readLog: (partition) => {
@@ -39,7 +41,10 @@ export class GroupCoordinatorService implements BrokerExtension {
           const r = log.read(pos, 1 << 30, end, true);
           if (r.error || r.batches.length === 0) break;
           for (const b of r.batches) {
-            for (const rec of b.records) if (rec.key !== null) out.push({ key: rec.key, value: rec.value });
+            for (let i = 0; i < b.recordCount; i++) {
+              const key = b.keyAt(i);
+              if (key !== null) out.push({ key, value: b.valueAt(i) });
+            }
             pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
           }
         }
@@ -104,9 +109,9 @@ export class GroupCoordinatorService implements BrokerExtension {
   }
 }
 
-function toBatch(records: readonly CoordinatorRecord[], nowMs: number): RecordBatch {
+function toBatch(records: readonly CoordinatorRecord[], nowMs: number, payloads: PayloadTable): RecordBatch {
   return buildBatch(
     records.map((r) => ({ key: r.key, value: r.value, timestamp: nowMs })),
-    {},
+    { payloads },
   );
 }

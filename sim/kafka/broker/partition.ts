@@ -230,7 +230,7 @@ export class Partition {
       last: lastOffset(b),
       epoch: b.partitionLeaderEpoch,
       role: 'leader',
-      values: b.records.map((x) => x.value),
+      values: b.values(),
     });
     this.maybeIncrementLeaderHW();
     return { error: 'NONE', baseOffset: b.baseOffset, lastOffset: lastOffset(b), flushCompletesAt: r.flushCompletesAt };

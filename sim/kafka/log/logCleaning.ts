@@ -1,4 +1,4 @@
-import { RECORD_BATCH_OVERHEAD, batchSize, lastOffset, nextOffset, type KafkaRecord, type RecordBatch } from '../records';
+import { NO_DELETE_HORIZON, lastOffset, nextOffset, type RecordBatch } from '../records';
 
 /**
  * How the cleaner rewrites a range of a compacted log: the key -> latest offset map over the dirty range,
@@ -45,11 +45,12 @@ export function buildOffsetMap(dirty: readonly CleanerSegment[], start: number, 
     const nextSegmentStart = s + 1 < dirty.length ? dirty[s + 1]!.baseOffset : end;
     for (const b of seg.batches) {
       if (!b.isControl) {
-        for (const r of b.records) {
-          const offset = b.baseOffset + r.offsetDelta;
-          if (r.key === null || offset < start) continue;
+        for (let i = 0; i < b.recordCount; i++) {
+          const offset = b.offsetAt(i);
+          const key = b.keyAt(i);
+          if (key === null || offset < start) continue;
           if (map.size >= maxEntries) return { map, latestOffset };
-          map.set(r.key, offset);
+          map.set(key, offset);
         }
       }
       if (lastOffset(b) >= start && lastOffset(b) > latestOffset) latestOffset = lastOffset(b);
@@ -123,19 +124,20 @@ export interface BatchFilter {
   readonly upperBoundOffsetOfCleaningRound: number;
 }
 
-/** [src: Cleaner.java `shouldRetainRecord`] */
-function shouldRetainRecord(f: BatchFilter, batch: RecordBatch, r: KafkaRecord, stats: CleanerStats): boolean {
-  const offset = batch.baseOffset + r.offsetDelta;
+/** Whether record `i` of `batch` survives. [src: Cleaner.java `shouldRetainRecord`] */
+function shouldRetainRecord(f: BatchFilter, batch: RecordBatch, i: number, stats: CleanerStats): boolean {
+  const offset = batch.offsetAt(i);
   if (offset > f.offsetMap.latestOffset) return true;
-  if (r.key === null) {
+  const key = batch.keyAt(i);
+  if (key === null) {
     stats.invalidRecords++;
     return false;
   }
-  const found = f.offsetMap.map.get(r.key) ?? -1;
+  const found = f.offsetMap.map.get(key) ?? -1;
   const latestForKey = offset >= found;
   // A tombstone stays until the delete horizon stamped on its batch by an earlier cleaning has passed (KIP-534).
-  const retainDeletes = batch.deleteHorizonMs === undefined || f.nowMs < batch.deleteHorizonMs;
-  return latestForKey && (r.value !== null || retainDeletes);
+  const retainDeletes = !batch.hasDeleteHorizon || f.nowMs < batch.deleteHorizonMs;
+  return latestForKey && (!batch.isTombstoneAt(i) || retainDeletes);
 }
 
 /**
@@ -144,43 +146,40 @@ function shouldRetainRecord(f: BatchFilter, batch: RecordBatch, r: KafkaRecord, 
  * [src: Cleaner.java `cleanInto` (checkBatchRetention); MemoryRecords.java `filterTo`, `buildRetainedRecordsInto`]
  */
 export function cleanBatch(batch: RecordBatch, f: BatchFilter, stats: CleanerStats): RecordBatch | null {
-  stats.recordsRead += batch.records.length;
+  stats.recordsRead += batch.recordCount;
   stats.bytesRead += batch.sizeInBytes;
   // Transaction markers are kept (no transactions are cleaned yet).
   if (batch.isControl) {
-    stats.recordsRetained += batch.records.length;
+    stats.recordsRetained += batch.recordCount;
     stats.bytesRetained += batch.sizeInBytes;
     return batch;
   }
   const lastOfProducer = batch.producerId >= 0 && f.lastDataOffsets.get(batch.producerId) === lastOffset(batch);
   const retainEmpty = lastOfProducer || nextOffset(batch) === f.upperBoundOffsetOfCleaningRound;
-  const retained: KafkaRecord[] = [];
+  const retained: number[] = [];
   let containsTombstones = false;
-  for (const r of batch.records) {
-    if (shouldRetainRecord(f, batch, r, stats)) {
-      retained.push(r);
-      if (r.value === null) containsTombstones = true;
-    } else if (r.value === null) {
+  for (let i = 0; i < batch.recordCount; i++) {
+    const tombstone = batch.isTombstoneAt(i);
+    if (shouldRetainRecord(f, batch, i, stats)) {
+      retained.push(i);
+      if (tombstone) containsTombstones = true;
+    } else if (tombstone) {
       stats.tombstonesRemoved++;
     }
   }
-  const needToSetDeleteHorizon = containsTombstones && batch.deleteHorizonMs === undefined;
+  const needToSetDeleteHorizon = containsTombstones && !batch.hasDeleteHorizon;
   let out: RecordBatch | null;
-  if (retained.length === batch.records.length && !needToSetDeleteHorizon) {
+  if (retained.length === batch.recordCount && !needToSetDeleteHorizon) {
     out = batch;
   } else if (retained.length > 0) {
-    const deleteHorizonMs = needToSetDeleteHorizon ? f.nowMs + f.deleteRetentionMs : batch.deleteHorizonMs;
-    const { deleteHorizonMs: _old, ...rest } = batch;
-    const base = { ...rest, records: retained, sizeInBytes: batchSize(retained, batch.compression) };
-    out = deleteHorizonMs === undefined ? base : { ...base, deleteHorizonMs };
+    out = batch.retaining(retained, needToSetDeleteHorizon ? f.nowMs + f.deleteRetentionMs : batch.deleteHorizonMs);
   } else if (retainEmpty) {
-    const { deleteHorizonMs: _old, ...rest } = batch;
-    out = { ...rest, records: [], sizeInBytes: RECORD_BATCH_OVERHEAD };
+    out = batch.retaining(retained, NO_DELETE_HORIZON);
   } else {
     out = null;
   }
   if (out !== null) {
-    stats.recordsRetained += out.records.length;
+    stats.recordsRetained += out.recordCount;
     stats.bytesRetained += out.sizeInBytes;
   }
   return out;

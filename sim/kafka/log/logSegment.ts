@@ -110,7 +110,7 @@ export class LogSegment {
     this.bytesSinceLastIndexEntry += batch.sizeInBytes;
     this.batches.push(batch);
     this._size += batch.sizeInBytes;
-    this._records += batch.records.length;
+    this._records += batch.recordCount;
   }
 
   /** Index of the first batch whose last offset >= `offset`, or -1. Index lookup, then a scan. [src: LogSegment.java `translateOffset`] */
@@ -150,9 +150,9 @@ export class LogSegment {
     for (let i = from; i < this.batches.length; i++) {
       const b = this.batches[i]!;
       if (b.maxTimestamp < targetTimestamp) continue;
-      for (const r of b.records) {
-        const offset = b.baseOffset + r.offsetDelta;
-        const ts = b.timestampType === 'LogAppendTime' ? b.maxTimestamp : b.baseTimestamp + r.timestampDelta;
+      for (let r = 0; r < b.recordCount; r++) {
+        const offset = b.offsetAt(r);
+        const ts = b.timestampAt(r);
         if (ts >= targetTimestamp && offset >= startingOffset) return { offset, timestamp: ts, leaderEpoch: b.partitionLeaderEpoch };
       }
     }
@@ -169,7 +169,7 @@ export class LogSegment {
     const removed = this.batches.splice(i);
     for (const b of removed) {
       this._size -= b.sizeInBytes;
-      this._records -= b.records.length;
+      this._records -= b.recordCount;
     }
     this.offsetIndex.truncateTo(offset);
     this.timeIndex.truncateTo(offset);

@@ -287,7 +287,7 @@ export class UnifiedLog {
   appendAsLeader(batch: RecordBatch, leaderEpoch: number, nowMs: number = this.nowMs(), origin: Exclude<AppendOrigin, 'REPLICATION'> = 'CLIENT'): LeaderAppendResult {
     this.ensureOpen();
     const config = this._config;
-    if (batch.records.length === 0) return { kind: 'error', error: 'INVALID_RECORD', message: 'a produced batch must hold at least one record' };
+    if (batch.recordCount === 0) return { kind: 'error', error: 'INVALID_RECORD', message: 'a produced batch must hold at least one record' };
     // [src: UnifiedLog `analyzeAndValidateRecords`] max.message.bytes bounds one batch.
     if (batch.sizeInBytes > config['max.message.bytes']) {
       return {
@@ -328,7 +328,7 @@ export class UnifiedLog {
       firstOffset: stamped.baseOffset,
       lastOffset: lastOffset(stamped),
       batch: stamped,
-      recordCount: stamped.records.length,
+      recordCount: stamped.recordCount,
       logAppendTimeMs: logAppendTime ? nowMs : -1,
       logStartOffset: this._logStartOffset,
       rolled,
@@ -374,7 +374,7 @@ export class UnifiedLog {
       }
       this._logEndOffset = nextOffset(b);
       this.producerStateManager.update(b);
-      records += b.records.length;
+      records += b.recordCount;
       appended++;
     }
     return {
@@ -603,7 +603,7 @@ export class UnifiedLog {
         first ??= b;
         last = b;
         batches++;
-        records += b.records.length;
+        records += b.recordCount;
         epochs.add(b.partitionLeaderEpoch);
       }
     }
@@ -853,7 +853,7 @@ export class UnifiedLog {
 
     const dropped = loaded.dropped;
     let droppedRecords = 0;
-    for (const b of dropped) droppedRecords += b.records.length;
+    for (const b of dropped) droppedRecords += b.recordCount;
     const firstDropped = dropped[0];
     this.env.trace.emit('log.recovery', this.env.node, {
       topic: this.topicPartition.topic,

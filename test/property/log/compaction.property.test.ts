@@ -70,7 +70,7 @@ describe('compaction', () => {
           const seen = new Map<string, string | null>();
           let prev = -1;
           for (const b of readAll(log, 0)) {
-            for (const r of b.records) {
+            for (const r of b.recordList()) {
               const o = b.baseOffset + r.offsetDelta;
               expect(o).toBeGreaterThan(prev);
               prev = o;

@@ -100,7 +100,7 @@ class FakeLeader extends Process {
       else if (check.kind === 'error') error = check.error;
       else {
         baseOffset = log.length;
-        for (const r of d.batch.records) log.push(r.value!);
+        for (const v of d.batch.values()) log.push(v!);
         if (d.batch.producerId >= 0) this.producers[d.partition] = updateProducerEntry(entry, assignOffsets(d.batch, baseOffset, 0));
       }
       if (roll < f.refuse + f.appendThenError && error === 'NONE') error = 'NOT_ENOUGH_REPLICAS_AFTER_APPEND';

@@ -9,15 +9,17 @@ import { listOffsetsTimestamp, outOfRangeApplies, resetTargetFor } from '../../.
 import { drawProcessingMs, poisonPillFor, resolveProcessingModel } from '../../../sim/kafka/client/consumer/processingModel';
 import { SubscriptionState } from '../../../sim/kafka/client/consumer/subscriptionState';
 import { retryBackoff } from '../../../sim/kafka/client/backoff';
-import { assignOffsets, buildBatch, type RecordBatch } from '../../../sim/kafka/records';
+import { BatchBuilder, NO_DELETE_HORIZON, PayloadTable, assignOffsets, type RecordBatch } from '../../../sim/kafka/records';
 
 const tp = (topic: string, partition: number) => ({ topic, partition });
 
 function batch(base: number, n: number, opts: { control?: boolean; gapAfter?: number } = {}): RecordBatch {
-  const b = assignOffsets(buildBatch(Array.from({ length: n }, (_, i) => ({ key: null, value: `v${base + i}`, timestamp: 1000 + base + i }))), base, 3);
-  if (opts.control) return { ...b, isControl: true };
+  const table = new PayloadTable();
+  const builder = new BatchBuilder(table);
+  for (let i = 0; i < n; i++) builder.append(table.internKey(null), table.addValue(`v${base + i}`), 4, 1000 + base + i);
+  const b = assignOffsets(builder.build({ isControl: opts.control === true }), base, 3);
   // A compacted batch: its last offset is further than its records (lastOffsetDelta kept, records removed).
-  if (opts.gapAfter !== undefined) return { ...b, records: b.records.slice(0, opts.gapAfter) };
+  if (opts.gapAfter !== undefined) return b.retaining(Array.from({ length: opts.gapAfter }, (_, i) => i), NO_DELETE_HORIZON);
   return b;
 }
 

@@ -101,7 +101,7 @@ describe('the log cleaner', () => {
     const firstClean = eventsOf(w, 'log.clean')[0]!;
     expect(tomb()).toEqual({ offset: tombstone, key: 'a', value: null, epoch: 0 });
     // The horizon was stamped at the first cleaning.
-    const batchOf = () => log.logSegments().flatMap((s) => s.batches).find((b) => b.records.some((r) => r.key === 'a'));
+    const batchOf = () => log.logSegments().flatMap((s) => s.batches).find((b) => b.recordList().some((r) => r.key === 'a'));
     // Stamped with the time the cleaning started (Kafka's doClean takes the time once, at the start).
     const startedMs = Math.floor((firstClean.t - (firstClean['durationMs'] as number) * 1000) / 1000);
     expect(batchOf()?.deleteHorizonMs).toBe(startedMs + 10_000);
@@ -143,7 +143,7 @@ describe('the log cleaner', () => {
     const seen = new Map<string, string | null>();
     let lastOffsetSeen = -1;
     for (const b of readAll(log, 0)) {
-      for (const r of b.records) {
+      for (const r of b.recordList()) {
         const offset = b.baseOffset + r.offsetDelta;
         expect(offset).toBeGreaterThan(lastOffsetSeen);
         lastOffsetSeen = offset;

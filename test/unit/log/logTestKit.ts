@@ -78,7 +78,7 @@ export function eventsOf<K extends TraceKind>(w: World, kind: K): TraceEventOf<K
 export function allRecords(log: UnifiedLog): { offset: number; key: string | null; value: string | null; epoch: number }[] {
   const out: { offset: number; key: string | null; value: string | null; epoch: number }[] = [];
   for (const s of log.logSegments()) {
-    for (const b of s.batches) for (const r of b.records) out.push({ offset: b.baseOffset + r.offsetDelta, key: r.key, value: r.value, epoch: b.partitionLeaderEpoch });
+    for (const b of s.batches) for (const r of b.recordList()) out.push({ offset: b.baseOffset + r.offsetDelta, key: r.key, value: r.value, epoch: b.partitionLeaderEpoch });
   }
   return out;
 }

@@ -21,7 +21,7 @@ function entryAfter(batches: RecordBatch[]): ProducerStateEntry | undefined {
   for (const b of batches) {
     const stamped = assignOffsets(b, offset, 0);
     entry = updateProducerEntry(entry, stamped);
-    offset += b.records.length;
+    offset += b.recordCount;
   }
   return entry;
 }

@@ -138,7 +138,7 @@ describe('RecordAccumulator: drain', () => {
     }
     acc.append('t', 0, rec('new'), 200, 0);
     for (const b of sent) acc.reenqueue(b, 0, 0);
-    expect(acc.batchesOf('t', 0).map((b) => b.records[0]!.value)).toEqual(['v2', 'v1', 'v0', 'new']);
+    expect(acc.batchesOf('t', 0).map((b) => b.valueAt(0))).toEqual(['v2', 'v1', 'v0', 'new']);
   });
 
   it('expires queued batches past delivery.timeout.ms, head first', () => {

@@ -7,30 +7,30 @@ import { ClusterConnectionStates } from '../../../sim/kafka/client/producer/conn
 import { ProducerBatch } from '../../../sim/kafka/client/producer/producerBatch';
 import { effectiveProducerConfig } from '../../../sim/kafka/client/producer/producerConfigRules';
 import type { MetadataResponse } from '../../../sim/kafka/protocol';
-import { BATCH_HEADER, RECORD_BYTES, ms, producerConfig, rec } from './support';
+import { BATCH_HEADER, PAYLOADS, RECORD_BYTES, ms, producerConfig, rec } from './support';
 
 describe('ProducerBatch', () => {
   it('always takes its first record, then only what fits under its capacity', () => {
-    const b = new ProducerBatch('t', 0, 0, BATCH_HEADER + 2 * RECORD_BYTES, 'none');
+    const b = new ProducerBatch('t', 0, 0, BATCH_HEADER + 2 * RECORD_BYTES, 'none', PAYLOADS);
     expect(b.tryAppend(rec('a'))).toBe(true);
     expect(b.tryAppend(rec('b'))).toBe(true);
     expect(b.isFull).toBe(true);
     expect(b.tryAppend(rec('c'))).toBe(false);
-    const tiny = new ProducerBatch('t', 0, 0, 10, 'none');
+    const tiny = new ProducerBatch('t', 0, 0, 10, 'none', PAYLOADS);
     expect(tiny.tryAppend(rec('big'))).toBe(true);
     expect(tiny.recordCount).toBe(1);
   });
 
   it('estimates a compressed batch with the topic ratio padded by 5%', () => {
     // 10 records of 57 bytes = 570 uncompressed; at ratio 0.5: 61 + trunc(570 * 0.5 * 1.05) = 61 + 299.
-    const b = new ProducerBatch('t', 0, 0, 100_000, 'gzip', 0.5);
+    const b = new ProducerBatch('t', 0, 0, 100_000, 'gzip', PAYLOADS, 0.5);
     for (let i = 0; i < 10; i++) b.tryAppend(rec(`v${i}`));
     expect(b.uncompressedRecordsBytes).toBe(570);
     expect(b.estimatedBytes).toBe(61 + 299);
   });
 
   it('skips the retry backoff only for the retry during which a newer leader epoch showed up', () => {
-    const b = new ProducerBatch('t', 0, 0, 1000, 'none');
+    const b = new ProducerBatch('t', 0, 0, 1000, 'none', PAYLOADS);
     b.maybeUpdateLeaderEpoch(3);
     b.reenqueued(ms(10), ms(100));
     b.maybeUpdateLeaderEpoch(3);
@@ -44,7 +44,7 @@ describe('ProducerBatch', () => {
   });
 
   it('reaches its delivery timeout counting from creation, whatever the retries', () => {
-    const b = new ProducerBatch('t', 0, ms(1000), 1000, 'none');
+    const b = new ProducerBatch('t', 0, ms(1000), 1000, 'none', PAYLOADS);
     b.reenqueued(ms(5000), 0);
     expect(b.hasReachedDeliveryTimeout(ms(120_000), ms(120_999))).toBe(false);
     expect(b.hasReachedDeliveryTimeout(ms(120_000), ms(121_000))).toBe(true);

@@ -4,6 +4,7 @@ import { RecordAccumulator, type ClusterView } from '../../../sim/kafka/client/p
 import { BufferPool } from '../../../sim/kafka/client/producer/bufferPool';
 import { CompressionRatioEstimator } from '../../../sim/kafka/client/producer/compressionRatioEstimator';
 import type { PendingRecord, ProducerBatch } from '../../../sim/kafka/client/producer/producerBatch';
+import { PayloadTable } from '../../../sim/kafka/records';
 import { TransactionManager } from '../../../sim/kafka/client/producer/transactionManager';
 
 export function producerConfig(overrides: Record<string, unknown> = {}): ProducerConfig {
@@ -18,8 +19,11 @@ export function producerConfig(overrides: Record<string, unknown> = {}): Produce
 export const RECORD_BYTES = 57;
 export const BATCH_HEADER = 61;
 
+/** The keys and values of the test records (one table, as a producer has). */
+export const PAYLOADS = new PayloadTable();
+
 export function rec(value: string, key: string | null = null, atMs = 0): PendingRecord {
-  return { input: { key, value, valueSize: 50, timestamp: atMs }, value, sentAtUs: atMs * 1000 };
+  return { key, keyId: PAYLOADS.internKey(key), valueId: PAYLOADS.addValue(value), valueSize: 50, timestamp: atMs };
 }
 
 /** A mutable leader table: topic-partition -> [leader, leader epoch]. */
@@ -44,7 +48,7 @@ export function accumulator(
   const config = producerConfig(overrides);
   const pool = new BufferPool(config['buffer.memory']);
   const txn = idempotent ? new TransactionManager<ProducerBatch>() : null;
-  const acc = new RecordAccumulator(config, pool, txn, new CompressionRatioEstimator());
+  const acc = new RecordAccumulator(config, pool, txn, new CompressionRatioEstimator(), PAYLOADS);
   return { acc, pool, txn, config };
 }
 

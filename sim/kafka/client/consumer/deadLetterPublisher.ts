@@ -9,7 +9,7 @@ import type { ConsumerConfig } from '../../config/configs';
 import { isRetriable, type KafkaError } from '../../errors';
 import type { NetworkClient } from '../../net/networkClient';
 import type { ProduceResponse } from '../../protocol';
-import { buildBatch } from '../../records';
+import { PayloadTable, buildBatch } from '../../records';
 import type { ClientMetadata } from '../metadataCache';
 import { brokerActorId } from '../metadataCache';
 import { partitionForKey } from '../partitioner';
@@ -27,6 +27,8 @@ export type PublishResult = { readonly ok: true; readonly partition: number; rea
 
 export class DeadLetterPublisher {
   private roundRobin = 0;
+  /** The keys and values this publisher wrote (its batches point to them). */
+  private readonly payloads = new PayloadTable();
 
   constructor(private readonly host: DeadLetterHost) {}
 
@@ -50,7 +52,7 @@ export class DeadLetterPublisher {
         h.requestMetadata();
         return retry('LEADER_NOT_AVAILABLE');
       }
-      const batch = buildBatch([{ key, value, timestamp: Math.floor(h.now / 1000) }]);
+      const batch = buildBatch([{ key, value, timestamp: Math.floor(h.now / 1000) }], { payloads: this.payloads });
       const request = { type: 'Produce' as const, acks: -1 as const, timeoutMs: h.config['request.timeout.ms'], partitions: [{ topic, partition, batch }] };
       h.net.send<typeof request, ProduceResponse>(brokerActorId(leader), request, { timeoutMs: h.config['request.timeout.ms'], bytes: batch.sizeInBytes }, (o) => {
         const p = o.ok ? o.response.partitions.find((x) => x.topic === topic && x.partition === partition) : undefined;

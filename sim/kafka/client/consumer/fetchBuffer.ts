@@ -52,25 +52,25 @@ export class CompletedFetch {
         this.nextBatch(b);
         continue;
       }
-      const records = b.records;
-      while (n < max && this.recordIndex < records.length) {
-        const r = records[this.recordIndex++]!;
-        const offset = b.baseOffset + r.offsetDelta;
+      const count = b.recordCount;
+      while (n < max && this.recordIndex < count) {
+        const i = this.recordIndex++;
+        const offset = b.offsetAt(i);
         if (offset < this.nextFetchOffset) continue;
         out.push({
           topic: this.topic,
           partition: this.partition,
           offset,
           leaderEpoch: b.partitionLeaderEpoch,
-          timestamp: b.timestampType === 'LogAppendTime' ? b.maxTimestamp : b.baseTimestamp + r.timestampDelta,
-          key: r.key,
-          value: r.value,
+          timestamp: b.timestampAt(i),
+          key: b.keyAt(i),
+          value: b.valueAt(i),
         });
         this.nextFetchOffset = offset + 1;
         this.lastEpoch = b.partitionLeaderEpoch;
         n++;
       }
-      if (this.recordIndex >= records.length) this.nextBatch(b);
+      if (this.recordIndex >= count) this.nextBatch(b);
     }
     return n;
   }

@@ -1,6 +1,6 @@
 import { ms, type Micros } from '../../../core/time';
 import type { ProducerConfig } from '../../config/configs';
-import { COMPRESSION_RATIO, NO_SEQUENCE } from '../../records';
+import { COMPRESSION_RATIO, NO_SEQUENCE, type PayloadTable } from '../../records';
 import type { BufferPool } from './bufferPool';
 import type { CompressionRatioEstimator } from './compressionRatioEstimator';
 import { ProducerBatch, type PendingRecord } from './producerBatch';
@@ -76,6 +76,8 @@ export class RecordAccumulator {
     readonly free: BufferPool,
     private readonly transactionManager: TransactionManager<ProducerBatch> | null,
     private readonly compressionRatios: CompressionRatioEstimator,
+    /** The producer's keys and values: its batches point to them. */
+    private readonly payloads: PayloadTable,
     deliveryTimeoutMs: number = config['delivery.timeout.ms'],
   ) {
     this.lingerUs = ms(config['linger.ms']);
@@ -139,7 +141,7 @@ export class RecordAccumulator {
     const size = Math.max(this.config['batch.size'], recordUpperBoundBytes);
     if (!this.free.tryAllocate(size)) return null;
     const compression = this.config['compression.type'];
-    const b = new ProducerBatch(topic, partition, nowUs, size, compression, this.compressionRatios.estimation(topic, compression));
+    const b = new ProducerBatch(topic, partition, nowUs, size, compression, this.payloads, this.compressionRatios.estimation(topic, compression));
     b.tryAppend(rec);
     q.deque.push(b);
     if (q.deque.length === 1) this.becameNonEmpty(q);

@@ -6,7 +6,7 @@ import { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
 import type { ClientError } from '../../errors';
 import { NetworkClient } from '../../net/networkClient';
-import { RECORD_BATCH_OVERHEAD, recordSize, type ProducerRecordInput } from '../../records';
+import { PayloadTable, RECORD_BATCH_OVERHEAD, recordSizeOf } from '../../records';
 import { reconnectBackoff, retryBackoff } from '../backoff';
 import { BuiltInPartitioner, type PartitionQueueState, type TopicPartitionsView } from '../builtInPartitioner';
 import { ClientMetadata } from '../metadataCache';
@@ -78,10 +78,13 @@ export class Producer extends Process {
   private blockedTimer: TimerId = NO_TIMER;
   private blockedTimerAt = Infinity;
   private unblockScheduled = false;
-  private sentCount = 0;
   /** The workload generator stopped (the scenario's quiet period); sends in flight still complete. */
   private workloadStopped = false;
-  private readonly valuePrefix: string;
+  /**
+   * This incarnation's keys and values: the workload's values are counted (`<producer>:<n>`, `<producer>.<k>:<n>`
+   * after the k-th restart), unique per run, so the checkers can tell every record apart.
+   */
+  readonly payloads: PayloadTable;
 
   constructor(
     ctx: ProcessContext,
@@ -98,7 +101,8 @@ export class Producer extends Process {
     this.net = new NetworkClient(this);
     this.pool = new BufferPool(opts.config['buffer.memory']);
     this.transactionManager = this.idempotent ? new TransactionManager<ProducerBatch>() : null;
-    this.accumulator = new RecordAccumulator(opts.config, this.pool, this.transactionManager, new CompressionRatioEstimator(), this.deliveryTimeoutMs);
+    this.payloads = new PayloadTable(ctx.incarnation === 0 ? opts.id : `${opts.id}.${ctx.incarnation}`);
+    this.accumulator = new RecordAccumulator(opts.config, this.pool, this.transactionManager, new CompressionRatioEstimator(), this.payloads, this.deliveryTimeoutMs);
     const pick = this.random.fork('least-loaded-node');
     this.sender = new Sender({
       owner: this,
@@ -119,7 +123,6 @@ export class Producer extends Process {
       },
       pickStart: (n) => pick.int(0, n),
     });
-    this.valuePrefix = ctx.incarnation === 0 ? opts.id : `${opts.id}.${ctx.incarnation}`;
   }
 
   override onStart(): void {
@@ -149,8 +152,7 @@ export class Producer extends Process {
     const sendOne = (): void => {
       if (this.workloadStopped) return;
       count++;
-      const value = `${this.valuePrefix}:${this.sentCount++}`;
-      this.produce(w.topic, drawKey(keys, random), value, valueBytes, w.partition);
+      this.produce(w.topic, drawKey(keys, random), this.payloads.nextCountedValue(), valueBytes, w.partition);
     };
     if (w.at) {
       // Explicit times, in order; several at one millisecond go in one event.
@@ -192,24 +194,32 @@ export class Producer extends Process {
 
   // ---- send() [KafkaProducer.doSend] ----
 
-  /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. */
-  produce(topic: string, key: string | null, value: string, valueBytes: number, explicitPartition?: number): void {
-    const input: ProducerRecordInput = { key, value, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
-    const rec: PendingRecord = { input, value, sentAtUs: this.now };
+  /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in `payloads`. */
+  produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number): void {
+    const rec: PendingRecord = { key, keyId: this.payloads.internKey(key), valueId, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
     // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.
-    const upperBound = RECORD_BATCH_OVERHEAD + recordSize({ offsetDelta: 0, timestampDelta: 0, key, value, valueSize: valueBytes, headers: [] });
+    const upperBound = this.upperBound(rec);
     if (upperBound > this.config['max.request.size'] || upperBound > this.config['buffer.memory']) {
-      this.trace.emit('send.invoke', this.id, { topic, partition: explicitPartition ?? -1, key, value });
+      this.emitInvoke(topic, explicitPartition ?? -1, rec);
       this.failBlocked(topic, explicitPartition, rec, 'RECORD_TOO_LARGE');
       return;
     }
     if (this.blocked.length > 0 || !this.metadataReady(topic, explicitPartition)) {
       // send() blocks (up to max.block.ms) behind earlier blocked sends, or until the topic's metadata arrives.
-      this.trace.emit('send.invoke', this.id, { topic, partition: explicitPartition ?? -1, key, value });
+      this.emitInvoke(topic, explicitPartition ?? -1, rec);
       this.block({ topic, explicit: explicitPartition, rec, deadlineUs: this.now + ms(this.config['max.block.ms']), waitingForMemory: false });
       return;
     }
     this.appendRecord(topic, explicitPartition, rec, upperBound, true);
+  }
+
+  /** A record's size alone in a batch [AbstractRecords.estimateSizeInBytesUpperBound]. */
+  private upperBound(rec: PendingRecord): number {
+    return RECORD_BATCH_OVERHEAD + recordSizeOf(0, 0, this.payloads.keySize(rec.keyId), rec.valueSize, []);
+  }
+
+  private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {
+    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value: this.payloads.valueText(rec.valueId)! });
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
@@ -240,7 +250,7 @@ export class Producer extends Process {
    */
   private appendRecord(topic: string, explicit: number | undefined, rec: PendingRecord, upperBound: number, emitInvoke: boolean): boolean {
     const n = this.metadata.partitionCount(topic)!;
-    let partition = choosePartition(explicit, rec.input.key, n, this.config['partitioner.ignore.keys']);
+    let partition = choosePartition(explicit, rec.key, n, this.config['partitioner.ignore.keys']);
     const sticky = partition === UNKNOWN_PARTITION ? this.partitionerFor(topic) : undefined;
     const view = sticky ? this.partitionsView(topic, n) : undefined;
     const allBatchesFull = (p: number) => this.accumulator.allBatchesFull(topic, p);
@@ -253,7 +263,7 @@ export class Producer extends Process {
       r = this.accumulator.appendNewBatch(topic, partition, rec, upperBound, this.now);
       break;
     }
-    if (emitInvoke) this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.input.key, value: rec.value });
+    if (emitInvoke) this.emitInvoke(topic, partition, rec);
     if (!r) {
       if (emitInvoke) this.block({ topic, explicit, rec, deadlineUs: this.now + ms(this.config['max.block.ms']), waitingForMemory: true });
       return false;
@@ -346,8 +356,7 @@ export class Producer extends Process {
         continue;
       }
       if (!this.metadataReady(b.topic, b.explicit)) break;
-      const upperBound = RECORD_BATCH_OVERHEAD + recordSize({ offsetDelta: 0, timestampDelta: 0, key: b.rec.input.key, value: b.rec.value, valueSize: b.rec.input.valueSize ?? 0, headers: [] });
-      if (!this.appendRecord(b.topic, b.explicit, b.rec, upperBound, false)) {
+      if (!this.appendRecord(b.topic, b.explicit, b.rec, this.upperBound(b.rec), false)) {
         if (!b.waitingForMemory) {
           b.waitingForMemory = true;
           this.pool.queued++;
@@ -362,6 +371,6 @@ export class Producer extends Process {
   }
 
   private failBlocked(topic: string, explicit: number | undefined, rec: PendingRecord, error: ClientError): void {
-    this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [rec.value], definite: true });
+    this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [this.payloads.valueText(rec.valueId)!], definite: true });
   }
 }

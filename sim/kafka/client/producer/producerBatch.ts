@@ -1,22 +1,25 @@
 import type { Micros } from '../../../core/time';
 import {
+  BatchBuilder,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
   RECORD_BATCH_OVERHEAD,
-  buildBatch,
-  recordSize,
   type CompressionType,
-  type ProducerRecordInput,
+  type PayloadTable,
   type RecordBatch,
 } from '../../records';
 
-/** One record the application handed to send(), with what the history needs to know about it. */
+/** One record the application handed to send(): its key as given (the partitioner hashes it) and as ids. */
 export interface PendingRecord {
-  readonly input: ProducerRecordInput;
-  /** The unique value (the checkers' identity of the record). */
-  readonly value: string;
-  readonly sentAtUs: Micros;
+  readonly key: string | null;
+  /** Ids in the producer's payload table; the value id is the record's identity for the checkers. */
+  readonly keyId: number;
+  readonly valueId: number;
+  /** Declared size of the value in bytes. */
+  readonly valueSize: number;
+  /** Milliseconds (CreateTime). */
+  readonly timestamp: number;
 }
 
 /** Estimates of compressed sizes are padded by this factor [MemoryRecordsBuilder.COMPRESSION_RATE_ESTIMATION_FACTOR]. */
@@ -28,7 +31,8 @@ export const COMPRESSION_RATE_ESTIMATION_FACTOR = 1.05;
  * (with the same sequence numbers, unless an epoch bump renumbered them).
  */
 export class ProducerBatch {
-  readonly records: PendingRecord[] = [];
+  /** The records, as MemoryRecordsBuilder holds them until the batch is closed [ProducerBatch.recordsBuilder]. */
+  private readonly builder: BatchBuilder;
   /** Bytes of the records section before compression. */
   private uncompressedBytes = 0;
   /** Bytes on the wire as the producer estimates them [MemoryRecordsBuilder.estimatedBytesWritten]. */
@@ -70,15 +74,30 @@ export class ProducerBatch {
     readonly createdUs: Micros,
     readonly capacity: number,
     readonly compression: CompressionType,
+    /** The producer's keys and values (the built batch points to it). */
+    readonly payloads: PayloadTable,
     /** The topic's estimated compression ratio when the batch was opened (1 for none). */
     private readonly estimatedCompressionRatio: number = 1,
   ) {
     this.allocatedBytes = capacity;
     this.lastAttemptUs = createdUs;
+    this.builder = new BatchBuilder(payloads);
   }
 
   get recordCount(): number {
-    return this.records.length;
+    return this.builder.count;
+  }
+
+  /** Record i's value as text. */
+  valueAt(i: number): string | null {
+    return this.payloads.valueText(this.builder.valueIdAt(i));
+  }
+
+  /** Every record's value as text (the trace's send.ok / send.fail lists). */
+  values(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.builder.count; i++) out.push(this.valueAt(i) ?? '');
+    return out;
   }
 
   /** The record section's bytes before compression (for the compression-ratio estimate). */
@@ -92,16 +111,10 @@ export class ProducerBatch {
    */
   tryAppend(r: PendingRecord): boolean {
     if (this.isFull) return false;
-    const size = recordSize({
-      offsetDelta: this.records.length,
-      timestampDelta: this.records.length === 0 ? 0 : r.input.timestamp - this.records[0]!.input.timestamp,
-      key: r.input.key,
-      value: r.input.value,
-      valueSize: r.input.valueSize ?? 0,
-      headers: r.input.headers ?? [],
-    });
-    if (this.records.length > 0 && this.estimatedBytes + size > this.capacity) return false;
-    this.records.push(r);
+    const b = this.builder;
+    const size = b.nextRecordSize(r.keyId, r.valueId, r.valueSize, r.timestamp);
+    if (b.count > 0 && this.estimatedBytes + size > this.capacity) return false;
+    b.append(r.keyId, r.valueId, r.valueSize, r.timestamp);
     this.uncompressedBytes += size;
     this.estimatedBytes =
       this.compression === 'none'
@@ -112,7 +125,7 @@ export class ProducerBatch {
 
   /** Closed, or no room left at all [MemoryRecordsBuilder.isFull]. */
   get isFull(): boolean {
-    return this.closed || (this.records.length > 0 && this.capacity <= this.estimatedBytes);
+    return this.closed || (this.builder.count > 0 && this.capacity <= this.estimatedBytes);
   }
 
   /** Time since creation or the last re-enqueue [ProducerBatch.waitedTimeMs]. */
@@ -174,15 +187,12 @@ export class ProducerBatch {
   /** The wire batch (built on the first send and after a renumbering; retries reuse it). */
   toRecordBatch(): RecordBatch {
     if (!this.built) {
-      this.built = buildBatch(
-        this.records.map((r) => r.input),
-        {
-          compression: this.compression,
-          producerId: this.producerId,
-          producerEpoch: this.producerEpoch,
-          baseSequence: this.baseSequence,
-        },
-      );
+      this.built = this.builder.build({
+        compression: this.compression,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+        baseSequence: this.baseSequence,
+      });
     }
     return this.built;
   }

@@ -437,7 +437,7 @@ export class Sender {
       topic: b.topic,
       partition: b.partition,
       offset: baseOffset,
-      values: b.records.map((r) => r.value),
+      values: b.values(),
       broker: node,
       acks: this.o.config.acks,
     });
@@ -454,7 +454,7 @@ export class Sender {
       topic: b.topic,
       partition: b.partition,
       error,
-      values: b.records.map((r) => r.value),
+      values: b.values(),
       definite: !b.mayHaveBeenAppended,
     });
     this.o.hooks.progress();
