@@ -17,6 +17,8 @@ export interface Chunk<T = unknown> {
 export const DISK_ERRORS = ['DISK_FULL'] as const;
 export type DiskError = (typeof DISK_ERRORS)[number];
 
+const EMPTY: readonly unknown[] = Object.freeze([]);
+
 /** What happens to disks. */
 export const DISK_KINDS = defineKinds({
   /** Power failed: per file, the writes that were on disk (`kept`) and those only in page cache (`lost`); `torn` when one survived cut short. */
@@ -47,15 +49,51 @@ export const DEFAULT_DISK_CONFIG: DiskConfig = {
   tornWriteProbability: 0,
 };
 
-/** One file: its writes in order, and how many of the first ones are known durable. */
+/**
+ * One file: its writes in order, as columns (a log holds a chunk per record batch, millions in a big run, so no
+ * object per chunk), and how many of the first ones are known durable.
+ */
 class SimFile {
-  chunks: Chunk[] = [];
+  /** Chunk i: its data, size and page-cache time. */
+  data: unknown[] = [];
+  sizes: number[] = [];
+  writtenAt: Micros[] = [];
+  /** The indexes of chunks power losses cut short (each the last one at the time), ascending; usually none. */
+  torn: number[] | null = null;
   bytes = 0;
   /** The first `durableCount` chunks reached the platter through fsync. */
   durableCount = 0;
   /** fsyncs under way: how many leading chunks each will make durable (a truncation lowers it). */
   pendingSyncs: { upTo: number }[] = [];
   constructor(public name: string) {}
+
+  get count(): number {
+    return this.data.length;
+  }
+
+  push(data: unknown, bytes: number, at: Micros): void {
+    this.data.push(data);
+    this.sizes.push(bytes);
+    this.writtenAt.push(at);
+    this.bytes += bytes;
+  }
+
+  /** Keeps the first `keep` chunks. */
+  cut(keep: number): void {
+    for (let i = keep; i < this.sizes.length; i++) this.bytes -= this.sizes[i]!;
+    this.data.length = keep;
+    this.sizes.length = keep;
+    this.writtenAt.length = keep;
+    if (this.torn !== null) {
+      while (this.torn.length > 0 && this.torn[this.torn.length - 1]! >= keep) this.torn.pop();
+      if (this.torn.length === 0) this.torn = null;
+    }
+  }
+
+  chunk(i: number): Chunk {
+    const c = { data: this.data[i], bytes: this.sizes[i]!, writtenAt: this.writtenAt[i]! };
+    return this.torn?.includes(i) ? { ...c, torn: true } : c;
+  }
 }
 
 /** What a file holds now, for tests and the UI. */
@@ -123,14 +161,30 @@ export class Disk {
       f = new SimFile(name);
       this.files.set(name, f);
     }
-    f.chunks.push({ data, bytes, writtenAt: this.scheduler.now });
-    f.bytes += bytes;
+    f.push(data, bytes, this.scheduler.now);
     return null;
   }
 
-  /** Everything written to the file, as the process sees it (page cache included). */
+  /** Everything written to the file, as the process sees it (page cache included). Built on each call: for recovery and inspection. */
   read<T = unknown>(name: string): readonly Chunk<T>[] {
-    return (this.files.get(name)?.chunks ?? []) as Chunk<T>[];
+    const f = this.files.get(name);
+    if (!f) return [];
+    const out: Chunk<T>[] = [];
+    for (let i = 0; i < f.count; i++) out.push(f.chunk(i) as Chunk<T>);
+    return out;
+  }
+
+  /**
+   * The data of every write in the file, as the process reads it through the page cache: the file's own array,
+   * live (appends, truncations and power loss show in it; a rename keeps it). Empty for a file that does not exist.
+   */
+  liveData<T = unknown>(name: string): readonly T[] {
+    return (this.files.get(name)?.data ?? EMPTY) as readonly T[];
+  }
+
+  /** How many writes the file holds. */
+  chunkCount(name: string): number {
+    return this.files.get(name)?.count ?? 0;
   }
 
   /** Bytes in the file (page cache included). */
@@ -141,10 +195,9 @@ export class Disk {
   /** Keeps the first `count` chunks. */
   truncate(name: string, count: number): void {
     const f = this.files.get(name);
-    if (!f || count >= f.chunks.length) return;
+    if (!f || count >= f.count) return;
     const keep = Math.max(0, count);
-    for (let i = keep; i < f.chunks.length; i++) f.bytes -= f.chunks[i]!.bytes;
-    f.chunks.length = keep;
+    f.cut(keep);
     if (f.durableCount > keep) f.durableCount = keep;
     // An fsync under way covers only what was written before it began: chunks appended after this cut are new.
     for (const p of f.pendingSyncs) if (p.upTo > keep) p.upTo = keep;
@@ -154,10 +207,7 @@ export class Disk {
   rewrite<T>(name: string, chunks: readonly { data: T; bytes: number }[]): void {
     const f = new SimFile(name);
     const now = this.scheduler.now;
-    for (const c of chunks) {
-      f.chunks.push({ data: c.data, bytes: c.bytes, writtenAt: now });
-      f.bytes += c.bytes;
-    }
+    for (const c of chunks) f.push(c.data, c.bytes, now);
     this.files.set(name, f);
   }
 
@@ -185,7 +235,7 @@ export class Disk {
     this.busyUntil = done;
     const f = this.files.get(name);
     if (f) {
-      const pending = { upTo: f.chunks.length };
+      const pending = { upTo: f.count };
       f.pendingSyncs.push(pending);
       const epoch = this.powerEpoch;
       this.scheduler.at(
@@ -195,7 +245,7 @@ export class Disk {
           if (i >= 0) f.pendingSyncs.splice(i, 1);
           // The fsync follows the file, not its name: a rename before it completes keeps its effect.
           if (this.powerEpoch !== epoch) return;
-          f.durableCount = Math.max(f.durableCount, Math.min(pending.upTo, f.chunks.length));
+          f.durableCount = Math.max(f.durableCount, Math.min(pending.upTo, f.count));
         },
         undefined,
         `the fsync of ${name} on ${this.hostId}`,
@@ -219,12 +269,12 @@ export class Disk {
     const tick = now < this.writebackPhase ? -1 : this.writebackPhase + Math.floor((now - this.writebackPhase) / interval) * interval;
     const cutoff = tick - ms(delay);
     // Writes are in time order: binary search for the first one newer than the cutoff.
-    const chunks = f.chunks;
+    const writtenAt = f.writtenAt;
     let lo = f.durableCount;
-    let hi = chunks.length;
+    let hi = writtenAt.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (chunks[mid]!.writtenAt <= cutoff) lo = mid + 1;
+      if (writtenAt[mid]! <= cutoff) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -241,23 +291,23 @@ export class Disk {
     for (const f of [...this.files.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       f.pendingSyncs.length = 0;
       const keep = this.durablePrefix(f);
-      const lost = f.chunks.length - keep;
+      const lost = f.count - keep;
       if (lost === 0) {
         f.durableCount = keep;
         continue;
       }
       let lostBytes = 0;
-      for (let i = keep; i < f.chunks.length; i++) lostBytes += f.chunks[i]!.bytes;
-      const first = f.chunks[keep]!;
+      for (let i = keep; i < f.count; i++) lostBytes += f.sizes[i]!;
+      const firstData = f.data[keep];
+      const firstBytes = f.sizes[keep]!;
+      const firstAt = f.writtenAt[keep]!;
       const torn = this.config.tornWriteProbability > 0 && this.random.chance(this.config.tornWriteProbability);
-      f.chunks.length = keep;
-      f.bytes -= lostBytes;
+      f.cut(keep);
       if (torn) {
-        const partial = Math.max(1, Math.floor(first.bytes / 2));
-        f.chunks.push({ data: first.data, bytes: partial, writtenAt: first.writtenAt, torn: true });
-        f.bytes += partial;
+        f.push(firstData, Math.max(1, Math.floor(firstBytes / 2)), firstAt);
+        (f.torn ??= []).push(keep);
       }
-      f.durableCount = f.chunks.length;
+      f.durableCount = f.count;
       report.push({ file: f.name, kept: keep, lost, lostBytes, torn });
     }
     this.trace.emit('disk.power-loss', this.hostId, { files: report });
@@ -269,8 +319,8 @@ export class Disk {
       .map((f) => {
         const durableChunks = this.durablePrefix(f);
         let durableBytes = 0;
-        for (let i = 0; i < durableChunks; i++) durableBytes += f.chunks[i]!.bytes;
-        return { name: f.name, chunks: f.chunks.length, bytes: f.bytes, durableChunks, durableBytes };
+        for (let i = 0; i < durableChunks; i++) durableBytes += f.sizes[i]!;
+        return { name: f.name, chunks: f.count, bytes: f.bytes, durableChunks, durableBytes };
       });
   }
 }

@@ -52,7 +52,7 @@ export function loadSegments(disk: Disk, dir: string, limits: SegmentIndexLimits
     }
     const seg = new LogSegment(disk, file, base, limits, nowMs, 0);
     const res = validSegmentPrefix(chunks, base, minOffset);
-    for (let i = 0; i < res.validChunks; i++) seg.track(chunks[i]!.data, indexIntervalBytes);
+    for (let i = 0; i < res.validChunks; i++) seg.track(i, indexIntervalBytes);
     if (res.stop !== null) {
       stop = res.stop;
       for (let i = res.validChunks; i < chunks.length; i++) dropped.push(chunks[i]!.data);

@@ -11,11 +11,12 @@ export interface SegmentIndexLimits {
 
 /**
  * One segment: a `.log` file on the disk holding one chunk per record batch, with its in-memory offset and
- * time indexes. The batches are also kept in memory (they are the same immutable objects as the chunks).
+ * time indexes. Reads go to the file's chunks as the page cache holds them, as Kafka's FileRecords reads do.
  * [src: storage/src/main/java/org/apache/kafka/storage/internals/log/LogSegment.java]
  */
 export class LogSegment {
-  readonly batches: RecordBatch[] = [];
+  /** The file's batches (the disk's live view of it). */
+  private _batches: readonly RecordBatch[];
   private _size = 0;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
@@ -35,6 +36,13 @@ export class LogSegment {
     this.offsetIndex = new OffsetIndex(baseOffset, limits.maxOffsetIndexEntries);
     this.timeIndex = new TimeIndex(baseOffset, limits.maxTimeIndexEntries);
     this.lastModifiedMs = createdMs;
+    disk.create(_file);
+    this._batches = disk.liveData<RecordBatch>(_file);
+  }
+
+  /** The batches in the file, oldest first. */
+  get batches(): readonly RecordBatch[] {
+    return this._batches;
   }
 
   get file(): string {
@@ -52,12 +60,12 @@ export class LogSegment {
   }
 
   get isEmpty(): boolean {
-    return this.batches.length === 0;
+    return this._batches.length === 0;
   }
 
   /** The offset after the last batch, or the base offset when empty. [src: LogSegment.java `readNextOffset`] */
   get nextOffset(): number {
-    const last = this.batches[this.batches.length - 1];
+    const last = this._batches[this._batches.length - 1];
     return last === undefined ? this.baseOffset : nextOffset(last);
   }
 
@@ -89,16 +97,20 @@ export class LogSegment {
 
   /** Writes the batch to the page cache and indexes it. Nothing changes when the disk refuses. [src: LogSegment.java `append`] */
   append(batch: RecordBatch, nowMs: number, indexIntervalBytes: number): DiskError | null {
+    const position = this._batches.length;
     const err = this.disk.append(this._file, batch, batch.sizeInBytes);
     if (err !== null) return err;
-    this.track(batch, indexIntervalBytes);
+    this.index(batch, position, indexIntervalBytes);
     this.lastModifiedMs = nowMs;
     return null;
   }
 
-  /** Indexes a batch already in the file (recovery, a rewritten segment). */
-  track(batch: RecordBatch, indexIntervalBytes: number): void {
-    const position = this.batches.length;
+  /** Indexes the file's batch at `position`, already written (recovery reads the file back this way). */
+  track(position: number, indexIntervalBytes: number): void {
+    this.index(this._batches[position]!, position, indexIntervalBytes);
+  }
+
+  private index(batch: RecordBatch, position: number, indexIntervalBytes: number): void {
     if (batch.maxTimestamp > this._maxTimestampSoFar) this._maxTimestampSoFar = batch.maxTimestamp;
     // The entry is added before counting this batch's bytes, so the first batch after a gap of
     // index.interval.bytes gets indexed.
@@ -108,7 +120,6 @@ export class LogSegment {
       this.bytesSinceLastIndexEntry = 0;
     }
     this.bytesSinceLastIndexEntry += batch.sizeInBytes;
-    this.batches.push(batch);
     this._size += batch.sizeInBytes;
     this._records += batch.recordCount;
   }
@@ -166,14 +177,14 @@ export class LogSegment {
   truncateTo(offset: number, nowMs: number): RecordBatch[] {
     const i = this.translateOffset(offset);
     if (i < 0) return [];
-    const removed = this.batches.splice(i);
+    const removed = this._batches.slice(i);
     for (const b of removed) {
       this._size -= b.sizeInBytes;
       this._records -= b.recordCount;
     }
     this.offsetIndex.truncateTo(offset);
     this.timeIndex.truncateTo(offset);
-    this.disk.truncate(this._file, i);
+    this.disk.truncate(this._file, i); // the file's batches end at i now
     this.bytesSinceLastIndexEntry = 0;
     this._maxTimestampSoFar = -1;
     for (const b of this.batches) if (b.maxTimestamp > this._maxTimestampSoFar) this._maxTimestampSoFar = b.maxTimestamp;
@@ -190,6 +201,7 @@ export class LogSegment {
   renameTo(file: string): void {
     this.disk.rename(this._file, file);
     this._file = file;
+    this._batches = this.disk.liveData<RecordBatch>(file);
   }
 
   /** The chunks the disk holds for this segment now (tests, recovery). */

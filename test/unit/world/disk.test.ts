@@ -23,6 +23,23 @@ describe('disk', () => {
     expect(d.durableChunks('f')).toBe(1);
   });
 
+  it("a file's live data is what the process reads: appends, truncation, a rename and a power loss show in it", () => {
+    const { h, d } = disk({ fsyncLatencyMs: 2, writebackDelayMs: null });
+    const live = d.liveData<string>('f');
+    expect(live).toEqual([]); // no such file yet: an empty view, not the file's
+    d.create('f');
+    const view = d.liveData<string>('f');
+    for (const x of ['a', 'b', 'c']) d.append('f', x, 10);
+    expect(view).toEqual(['a', 'b', 'c']);
+    d.truncate('f', 2);
+    expect(view).toEqual(['a', 'b']);
+    d.rename('f', 'g');
+    expect(d.liveData('g')).toBe(view);
+    h.powerOff(); // nothing was fsynced
+    expect(view).toEqual([]);
+    expect(d.read('g')).toEqual([]);
+  });
+
   it('fsyncs queue on the device, and a slow disk multiplies their latency', () => {
     const { d } = disk({ fsyncLatencyMs: 2 });
     d.append('f', 1, 1);
