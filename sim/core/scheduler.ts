@@ -14,6 +14,9 @@ export const NO_TIMER: TimerId = -1;
 
 const SLOT_BITS = 2 ** 24;
 
+/** The heap is compacted when it holds more than this many cancelled entries and they outnumber the live ones. */
+const COMPACT_MIN_CANCELLED = 1024;
+
 export class SchedulingError extends Error {}
 
 /**
@@ -56,7 +59,10 @@ function describeEvent(fn: EventFn, arg: unknown): string {
  * times run first-in first-out. Keys live in typed arrays (struct of arrays) and payloads in a slot
  * table: a comparison never dereferences an object, which keeps the heap fast with many pending events.
  *
- * Cancellation is lazy and O(1): the slot is marked and the heap entry is skipped when it surfaces.
+ * Cancellation is lazy and O(1): the slot is marked and the heap entry is skipped when it surfaces. Timers that
+ * are re-armed again and again (request timeouts, session deadlines) leave cancelled entries far in the future
+ * that would surface only much later, so once they are the larger part of a big heap it is rebuilt from the
+ * live entries alone (amortised O(1) per cancel; the (time, seq) keys keep the order).
  */
 export class Scheduler {
   private _now: Micros = 0;
@@ -108,6 +114,11 @@ export class Scheduler {
     return this.size - this.cancelledPending;
   }
 
+  /** Entries in the heap, cancelled ones included (what it costs in memory). */
+  get heapEntries(): number {
+    return this.size;
+  }
+
   /** True when no live event is waiting. */
   get idle(): boolean {
     return this.pending === 0;
@@ -155,7 +166,60 @@ export class Scheduler {
     this.sFn[slot] = null;
     this.sArg[slot] = undefined;
     this.cancelledPending++;
+    if (this.cancelledPending > COMPACT_MIN_CANCELLED && this.cancelledPending * 2 > this.size) this.compact();
     return true;
+  }
+
+  /** Drops every cancelled entry and rebuilds the heap from the live ones (Floyd's heapify, O(n)). */
+  private compact(): void {
+    const hTime = this.hTime;
+    const hSeq = this.hSeq;
+    const hSlot = this.hSlot;
+    let n = 0;
+    for (let i = 0; i < this.size; i++) {
+      const slot = hSlot[i]!;
+      if (this.sLive[slot] !== 1) {
+        this.releaseSlot(slot);
+        continue;
+      }
+      hTime[n] = hTime[i]!;
+      hSeq[n] = hSeq[i]!;
+      hSlot[n] = slot;
+      n++;
+    }
+    this.size = n;
+    this.cancelledPending = 0;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  /** Moves entry i down to its place below (a hole moves, not a swap). */
+  private siftDown(i: number): void {
+    const hTime = this.hTime;
+    const hSeq = this.hSeq;
+    const hSlot = this.hSlot;
+    const n = this.size;
+    const t = hTime[i]!;
+    const s = hSeq[i]!;
+    const sl = hSlot[i]!;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      const r = c + 1;
+      if (r < n) {
+        const ct = hTime[c]!;
+        const rt = hTime[r]!;
+        if (rt < ct || (rt === ct && hSeq[r]! < hSeq[c]!)) c = r;
+      }
+      const ct = hTime[c]!;
+      if (t < ct || (t === ct && s < hSeq[c]!)) break;
+      hTime[i] = ct;
+      hSeq[i] = hSeq[c]!;
+      hSlot[i] = hSlot[c]!;
+      i = c;
+    }
+    hTime[i] = t;
+    hSeq[i] = s;
+    hSlot[i] = sl;
   }
 
   /** Runs the next live event. Returns false when there is none. */
@@ -300,29 +364,10 @@ export class Scheduler {
     const top = hSlot[0]!;
     const n = --this.size;
     if (n > 0) {
-      const t = hTime[n]!;
-      const s = hSeq[n]!;
-      const sl = hSlot[n]!;
-      let i = 0;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= n) break;
-        const r = c + 1;
-        if (r < n) {
-          const ct = hTime[c]!;
-          const rt = hTime[r]!;
-          if (rt < ct || (rt === ct && hSeq[r]! < hSeq[c]!)) c = r;
-        }
-        const ct = hTime[c]!;
-        if (t < ct || (t === ct && s < hSeq[c]!)) break;
-        hTime[i] = ct;
-        hSeq[i] = hSeq[c]!;
-        hSlot[i] = hSlot[c]!;
-        i = c;
-      }
-      hTime[i] = t;
-      hSeq[i] = s;
-      hSlot[i] = sl;
+      hTime[0] = hTime[n]!;
+      hSeq[0] = hSeq[n]!;
+      hSlot[0] = hSlot[n]!;
+      this.siftDown(0);
     }
     return top;
   }

@@ -89,4 +89,25 @@ describe('Scheduler', () => {
     expect(s.now).toBe(4);
     expect(s.pending).toBe(6);
   });
+
+  it('drops cancelled entries once they outnumber the live ones in a big heap, and keeps (time, seq) order', () => {
+    const s = new Scheduler();
+    const ran: number[] = [];
+    // A timer re-armed over and over (a request timeout): each arm cancels the previous one, far in the future.
+    let timer = s.at(1_000_000, () => ran.push(-1));
+    for (let i = 0; i < 5000; i++) {
+      s.cancel(timer);
+      timer = s.at(1_000_000 + i, () => ran.push(-1));
+    }
+    // Live events at equal times, scheduled among the cancels: they must still run first-in first-out.
+    for (let i = 0; i < 100; i++) s.at(10 + (i % 3), () => ran.push(i));
+    expect(s.pending).toBe(101);
+    expect(s.heapEntries).toBeLessThan(2 * 1024 + 101 + 1);
+    s.cancel(timer);
+    s.runUntilIdle();
+    const expected = [0, 1, 2].flatMap((r) => Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 3 === r));
+    expect(ran).toEqual(expected);
+    expect(s.heapEntries).toBe(0);
+  });
 });
+
