@@ -1,6 +1,6 @@
 import type { Consumer, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, ICustomPartitioner, Message, Producer, ProducerBatch, ProducerRecord, RecordMetadata } from 'kafkajs';
 import type { Trace } from '../core/trace';
-import { bytesToText } from '../kafka/wire/simRecords';
+import { payloadText } from '../kafka/payloadTable';
 
 /**
  * The application's operations as history, in the trace kinds the simulated clients write (send.invoke, send.ok,
@@ -13,7 +13,7 @@ import { bytesToText } from '../kafka/wire/simRecords';
 function text(v: Buffer | string | null | undefined): string | null {
   if (v === null || v === undefined) return null;
   const b = typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
-  return bytesToText(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  return payloadText(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
 }
 
 /** kafkajs acks (-1, 0, 1) as the history writes acks ('all', '0', '1'). */
