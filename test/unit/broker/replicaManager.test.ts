@@ -43,6 +43,13 @@ function leaderBroker(replicas: readonly number[] = [1, 2]) {
     emitTruncate: () => {},
     emitFollowerAppend: () => {},
     emitFollowerHighWatermark: () => {},
+    // No replication throttles, and no metadata beyond the partitions applied below.
+    shouldLeaderThrottle: () => false,
+    recordLeaderThrottled: () => {},
+    shouldFollowerThrottle: () => false,
+    recordFollowerThrottled: () => {},
+    metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
+    isAliveBroker: () => true,
   };
   const rm = new ReplicaManager(host);
   for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 1, leaderEpoch: 0, partitionEpoch: 0, replicas, isr: replicas, elr: [] });
