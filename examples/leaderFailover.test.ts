@@ -2,7 +2,7 @@
  * Your own kafkajs code against a simulated Kafka cluster, in-process and on simulated time.
  *
  * The cluster is a scenario (three brokers, a topic with three replicas and min.insync.replicas=2) whose leader
- * crashes at 8 s and comes back at 18 s. The application below is plain kafkajs: a producer with acks=-1 and a
+ * crashes at 12 s (once the group has formed and the producer is writing) and comes back at 22 s. The application below is plain kafkajs: a producer with acks=-1 and a
  * consumer group of two. It runs on the simulated clock, so the minute of the scenario (the crash, the controller
  * fencing the dead broker after broker.session.timeout.ms, the election, the group's rebalances) takes seconds of
  * real time, and the same seed gives the same run every time. The checkers then judge what the application did.
@@ -15,11 +15,11 @@ describe('an application through a leader crash', () => {
     const cluster = simulatedCluster({
       scenario: {
         id: 'my-app-leader-crash',
-        duration: '30s',
+        duration: '40s',
         quiet: '30s',
         cluster: { controllers: 3, brokers: 3 },
         topics: [{ name: 'payments', partitions: 2, replicationFactor: 3, config: { 'min.insync.replicas': 2 } }],
-        faults: [{ at: '8s', fault: 'crash', targets: ['leader:payments/0'], duration: '10s' }],
+        faults: [{ at: '12s', fault: 'crash', targets: ['leader:payments/0'], duration: '10s' }],
       },
       seed: 7,
     });
@@ -35,7 +35,7 @@ describe('an application through a leader crash', () => {
       const producer = kafka.producer();
       await producer.connect();
       const acked: string[] = [];
-      for (let i = 0; scenarioMs() < 20_000; i++) {
+      for (let i = 0; scenarioMs() < 30_000; i++) {
         try {
           await producer.send({ topic: 'payments', acks: -1, messages: [{ key: `account-${i % 10}`, value: `payment-${i}` }] });
           acked.push(`payment-${i}`);
@@ -46,7 +46,7 @@ describe('an application through a leader crash', () => {
       }
       await producer.disconnect();
       // Let the group catch up before it leaves.
-      while (scenarioMs() < 50_000 && acked.some((v) => !seen.has(v))) await sleep(200);
+      while (scenarioMs() < 60_000 && acked.some((v) => !seen.has(v))) await sleep(200);
       await Promise.all(consumers.map((c) => c.disconnect()));
       return { acked, seen };
     });
