@@ -5,6 +5,7 @@
  */
 import type { CheckDefinition } from './check';
 import { abortedRead } from './abortedRead';
+import { alerts } from './alertChecks';
 import { ackedUnflushed } from './ackedUnflushed';
 import { batching } from './batching';
 import { commitBackwards } from './commitBackwards';
@@ -67,4 +68,5 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   idleMembers,
   commitWait,
   partitionOffline,
+  alerts,
 ];

@@ -1,3 +1,4 @@
+import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { ms, type Micros } from '../core/time';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
@@ -220,6 +221,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   }
   attachConsumers.start(s, cluster, t0);
 
+  if (s.metricsIntervalUs !== null) startMetricsSampler(world, t0, s.metricsIntervalUs, s.alerts);
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
   scheduleActions(world, cluster, s.actions, t0);
   for (const c of s.captions) world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text: c.text }), undefined, 'a caption');

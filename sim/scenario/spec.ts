@@ -38,6 +38,20 @@ export interface ScenarioSpec {
   readonly expect?: readonly ExpectationSpec[];
   /** How much the trace records: "minimal" leaves out routine replica detail (followers' copies and high watermarks), "full" adds every network message (for the UI's sequence diagram). */
   readonly trace?: 'minimal' | 'standard' | 'full';
+  /** Metrics sampling (`metrics.sample` events, Kafka's JMX names): false, or an interval. Default every 1s, off in a minimal trace. */
+  readonly metrics?: false | { readonly interval?: string | number };
+  /**
+   * Alert rules over the sampled metrics, evaluated on simulated time like Prometheus rules: a rule
+   * (`"UnderMinIsrPartitionCount > 0 for 30s"`), or `{ "name": "under-min-isr", "rule": "..." }`. Each fires and
+   * resolves in the trace (`alert.fire`, `alert.resolve`) and is reported as the check `alert.<name>`.
+   */
+  readonly alerts?: readonly (string | AlertSpec)[];
+}
+
+export interface AlertSpec {
+  /** What the report calls it (`alert.<name>`): letters, digits, `-`, `_` and `.`. Default: the rule's text. */
+  readonly name?: string;
+  readonly rule: string;
 }
 
 export interface ClusterSpec {

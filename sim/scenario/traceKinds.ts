@@ -23,6 +23,7 @@ import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history/runEvents';
+import { METRICS_KINDS } from '../kafka/metrics/sampler';
 import { SCENARIO_KINDS } from './runner';
 import { OPERATOR_KINDS } from './rollingRestart';
 import { REASSIGN_KINDS } from './reassignPartitions';
@@ -46,6 +47,7 @@ export const TRACE_SCHEMA = {
   ...SENDER_KINDS,
   ...CONSUMER_KINDS,
   ...WIRE_KINDS,
+  ...METRICS_KINDS,
   ...RUN_KINDS,
   ...SCENARIO_KINDS,
   ...OPERATOR_KINDS,

@@ -31,6 +31,8 @@ import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
 import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
 import { brokerGroupConsumerConfigError, groupConfigError, unsupportedConsumerConfigs, type GroupConfigName } from '../kafka/config/groupProtocolConfigs';
 import { validateProcessing } from './processing';
+import { parseAlertRule, type AlertRule } from '../kafka/metrics/alerts';
+import { ALERT_CHECK_PREFIX } from '../check/alertChecks';
 import { OPERATOR_ID, readActions, type ScenarioAction } from './actions';
 
 /** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
@@ -55,6 +57,10 @@ export interface Scenario {
   readonly actions: readonly ScenarioAction[];
   readonly captions: readonly { atUs: Micros; text: string }[];
   readonly expect: readonly ExpectationSpec[];
+  /** How often every actor's metrics are sampled into the trace; null: not sampled. */
+  readonly metricsIntervalUs: Micros | null;
+  /** Alert rules over the samples (sampling is on when there are any). */
+  readonly alerts: readonly AlertRule[];
 }
 
 export { OPERATOR_ID, type ScenarioAction } from './actions';
@@ -103,7 +109,7 @@ export interface ResolvedConsumer {
 /** The longest a scenario may run (its duration; the quiet period comes on top). */
 export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 
-const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace'] as const;
+const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
@@ -404,12 +410,17 @@ export function validateScenario(raw: unknown): Scenario {
 
   // The groups a run reports figures for: each consumer's group, or the consumer itself outside any.
   const groups = [...new Set(consumers.map((c) => c.group ?? c.id))];
+  const alerts = readAlerts(o.alerts, hostIds);
+  const alertChecks = new Set(alerts.map((a) => ALERT_CHECK_PREFIX + a.name));
   const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ExpectationSpec => {
     const p = join('expect', i);
     const eo = expectObject(e, p, EXPECT_FIELDS);
     const check = expectString(eo.check, join(p, 'check'));
-    const problem = checkNameProblem(check, groups);
-    if (problem) throw new ValidationError(join(p, 'check'), check, problem.allowed, problem.hint);
+    const problem = alertChecks.has(check) ? null : checkNameProblem(check, groups);
+    if (problem) {
+      const ofAlerts = alerts.length > 0 ? `, or an alert of this scenario (${[...alertChecks].join(', ')})` : '';
+      throw new ValidationError(join(p, 'check'), check, problem.allowed + ofAlerts, problem.hint);
+    }
     const op = expectOneOf(eo.op, join(p, 'op'), OPS);
     const value = expectNumber(eo.value, join(p, 'value'));
     return eo.description === undefined ? { check, op, value } : { check, op, value, description: expectString(eo.description, join(p, 'description')) };
@@ -417,6 +428,7 @@ export function validateScenario(raw: unknown): Scenario {
 
   const tags = o.tags === undefined ? [] : expectArray(o.tags, 'tags').map((t, i) => expectString(t, join('tags', i)));
   const trace = o.trace === undefined ? 'standard' : expectOneOf(o.trace, 'trace', ['minimal', 'standard', 'full'] as const);
+  const metricsIntervalUs = readMetrics(o.metrics, trace, alerts.length > 0);
   let seed: number | string = 1;
   if (o.seed !== undefined) {
     if (typeof o.seed !== 'number' && typeof o.seed !== 'string') throw new ValidationError('seed', o.seed, 'a number or a string');
@@ -443,7 +455,49 @@ export function validateScenario(raw: unknown): Scenario {
     actions,
     captions,
     expect,
+    metricsIntervalUs,
+    alerts,
   };
+}
+
+/** The default sampling interval of the metrics (a common scrape interval is 15 s; 1 s shows a failover). */
+export const DEFAULT_METRICS_INTERVAL_US: Micros = ms(1000);
+
+/**
+ * `metrics`: false, or `{ "interval": "1s" }`. Sampled by default, every second, except in a minimal trace
+ * (benchmarks and exploration), where only an explicit interval turns it on.
+ */
+function readMetrics(v: unknown, trace: 'minimal' | 'standard' | 'full', alerts: boolean): Micros | null {
+  if (v === undefined) return trace === 'minimal' && !alerts ? null : DEFAULT_METRICS_INTERVAL_US;
+  if (v === false) {
+    if (alerts) throw new ValidationError('metrics', v, 'sampling on (an object, or leave it out): the alerts are evaluated over the samples');
+    return null;
+  }
+  const m = expectObject(v, 'metrics', ['interval']);
+  if (m.interval === undefined) return DEFAULT_METRICS_INTERVAL_US;
+  const us = readTime(m.interval, 'metrics.interval');
+  if (us < ms(10)) throw new ValidationError('metrics.interval', m.interval, 'an interval of at least 10ms');
+  return us;
+}
+
+/** `alerts`: rules as text, or { name, rule }; names unique. `actors` are the ids a rule may narrow to in braces. */
+function readAlerts(v: unknown, actors: readonly string[]): AlertRule[] {
+  if (v === undefined) return [];
+  const seen = new Set<string>();
+  return expectArray(v, 'alerts').map((a, i) => {
+    const p = join('alerts', i);
+    let rule: AlertRule;
+    if (typeof a === 'string') rule = parseAlertRule(a, p, actors);
+    else {
+      const ao = expectObject(a, p, ['name', 'rule']);
+      const name = ao.name === undefined ? undefined : expectString(ao.name, join(p, 'name'));
+      if (name !== undefined && !/^[\w.-]+$/.test(name)) throw new ValidationError(join(p, 'name'), name, 'a name of letters, digits, "-", "_" and "."');
+      rule = parseAlertRule(expectString(ao.rule, join(p, 'rule')), join(p, 'rule'), actors, name);
+    }
+    if (seen.has(rule.name)) throw new ValidationError(p, a, `an alert whose name no other alert has ("${rule.name}" is taken)`);
+    seen.add(rule.name);
+    return rule;
+  });
 }
 
 /** `groups`: each names a group of the scenario and sets its consumer.* group configs within the broker's bounds. */

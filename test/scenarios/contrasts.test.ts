@@ -5,6 +5,7 @@ import { applyOverrides } from '../../sim/scenario/overrides';
 import { runScenario, type RunResult } from '../../sim/scenario/runner';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
 import { validateScenario } from '../../sim/scenario/validate';
+import { alertReports } from '../../sim/check/alertChecks';
 
 // Each library scenario that teaches by contrast, run again with the other setting: the opposite outcome
 // must follow. The library test already holds each scenario to its own expectations for seeds 1 to 5.
@@ -144,6 +145,27 @@ describe('contrasts: the same schedule with the other setting', () => {
       expect(catchUp(free), `seed ${seed}`).toBeLessThan(2000);
       expect(catchUp(throttled), `seed ${seed}`).toBeGreaterThan(2 * catchUp(free));
       expect(count(throttled, 'latency.p99-ms'), `seed ${seed}`).toBeLessThan(count(free, 'latency.p99-ms'));
+    }
+  });
+
+  it('alert-under-min-isr-before-loss: the under-min-ISR alert fires before the power loss, the offline one after; with ELR the offline one never fires', () => {
+    for (const seed of SEEDS) {
+      const r = run(library('alert-under-min-isr-before-loss'), seed);
+      const start = r.trace.find((e) => e.kind === 'scenario.start')!.t;
+      const powerLoss = r.trace.find((e) => e.kind === 'fault.start' && e.fault === 'power-loss')!.t - start;
+      const alerts = new Map(alertReports(r.trace, start).map((a) => [a.name, a.firings]));
+      const underMin = alerts.get('under-min-isr')!;
+      const offline = alerts.get('offline')!;
+      expect(underMin.length, `seed ${seed}`).toBe(1);
+      expect(underMin[0]!.firedUs, `seed ${seed}`).toBeLessThan(powerLoss);
+      expect(offline.length, `seed ${seed}`).toBeGreaterThan(0);
+      expect(offline[0]!.firedUs, `seed ${seed}`).toBeGreaterThan(powerLoss);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBeGreaterThan(0);
+
+      const elr = run(withSets('alert-under-min-isr-before-loss', 'cluster.eligibleLeaderReplicas=true'), seed);
+      expect(elr.checks['alert.offline']!.count, `seed ${seed}`).toBe(0);
+      expect(elr.checks['alert.under-min-isr']!.count, `seed ${seed}`).toBe(1);
+      expect(count(elr, 'lost-write'), `seed ${seed}`).toBeGreaterThan(0);
     }
   });
 

@@ -39,6 +39,7 @@ import type { Endpoint, WireBroker } from '../wire/context';
 import { WireData, isWireData } from '../wire/wireData';
 import { ReplicationThrottles } from './replicationThrottles';
 import { listOffsetsAnswer } from './rules/listOffsets';
+import { BrokerMetrics } from './brokerMetrics';
 import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
 
 /** A broker's lifecycle [BrokerLifecycleManager, BrokerState]. */
@@ -124,6 +125,9 @@ export class Broker extends Process {
   readonly replicas: ReplicaManager;
   /** Replication throttles (kafka-reassign-partitions --throttle). */
   readonly throttles: ReplicationThrottles;
+  /** Its JMX metrics, sampled into the trace (sim/kafka/metrics). */
+  readonly metrics: BrokerMetrics;
+  readonly metricsRole = 'broker';
   private readonly raft: KafkaRaftClient<MetadataRecord>;
   private readonly net: NetworkClient;
   private brokerEpochValue = -1;
@@ -189,6 +193,7 @@ export class Broker extends Process {
       (topic) => this.logConfigOf(topic),
     );
     this.throttles = new ReplicationThrottles(opts.brokerId, opts.config);
+    this.metrics = new BrokerMetrics(this.now);
     this.replicas = new ReplicaManager(this.replicaHost());
     this.wire = opts.listeners ? opts.listeners.frontEnd(this.wireHost(opts.listeners)) : null;
     this.raft = new KafkaRaftClient<MetadataRecord>(
@@ -210,6 +215,39 @@ export class Broker extends Process {
         onFatalError: (reason) => this.exit(`fatal: ${reason}`),
       },
     );
+  }
+
+  /**
+   * The metrics now: the meters' rates since the last sample, and ReplicaManager's gauges from the partitions it
+   * holds [ReplicaManager.scala: LeaderCount, PartitionCount, UnderReplicatedPartitions (`isUnderReplicated`:
+   * ISR below the replication factor, adding replicas not counted), UnderMinIsrPartitionCount, AtMinIsrPartitionCount,
+   * ReassigningPartitions].
+   */
+  sampleMetrics(nowUs: number): Record<string, number> {
+    let leaders = 0;
+    let under = 0;
+    let underMin = 0;
+    let atMin = 0;
+    let reassigning = 0;
+    for (const p of this.replicas.partitions.values()) {
+      if (!p.isLeader) continue;
+      leaders++;
+      const reg = this.image.partitionByName(p.topic, p.partition);
+      const adding = reg?.addingReplicas.length ?? 0;
+      if (adding > 0 || (reg?.removingReplicas.length ?? 0) > 0) reassigning++;
+      if (p.replicas.length - adding - p.isr.length > 0) under++;
+      const minIsr = this.image.effectiveMinIsr(p.topic);
+      if (p.isr.length < minIsr) underMin++;
+      else if (p.isr.length === minIsr) atMin++;
+    }
+    return this.metrics.sample(nowUs, {
+      UnderReplicatedPartitions: under,
+      UnderMinIsrPartitionCount: underMin,
+      AtMinIsrPartitionCount: atMin,
+      LeaderCount: leaders,
+      PartitionCount: this.replicas.partitions.size,
+      ReassigningPartitions: reassigning,
+    });
   }
 
   get brokerEpoch(): number {
@@ -237,6 +275,7 @@ export class Broker extends Process {
   }
 
   override onDisconnect(peer: string): void {
+    this.metrics.peerGone(peer);
     this.raft.onDisconnect(peer);
     this.net.onDisconnect(peer);
     this.wire?.onDisconnect(peer);
@@ -264,6 +303,15 @@ export class Broker extends Process {
 
   /** Serves one request from a simulated client (or, through the wire front end, from a real one). */
   private handleRequest(from: string, m: { type: string; correlationId: number }): void {
+    if (!isResponse(m.type)) {
+      this.metrics.requestReceived(from, m.correlationId, m.type, m.type === 'Fetch' && (m as FetchRequest).replicaId >= 0, this.now);
+      // acks=0 gets no answer: the request is done once handled [RequestChannel: a NoOpResponse completes it].
+      if (m.type === 'Produce' && (m as ProduceRequest).acks === 0) {
+        this.replicas.handleProduce(from, m as ProduceRequest);
+        this.metrics.responseSent(from, m.correlationId, this.now);
+        return;
+      }
+    }
     switch (m.type) {
       case 'ApiVersions':
         // The first request on a new client connection; its answer means the connection is ready.
@@ -289,6 +337,8 @@ export class Broker extends Process {
 
   /** Every message leaves through here: the answer to a request the wire front end made for a real client goes back to it. */
   override send(to: string, msg: unknown, bytes = 64): void {
+    const m = msg as { type?: string; correlationId?: number };
+    if (m.correlationId !== undefined && m.type !== undefined && m.type.endsWith('Response')) this.metrics.responseSent(to, m.correlationId, this.now);
     if (this.wire !== null && this.wire.claim(to, msg)) return;
     super.send(to, msg, bytes);
   }
@@ -730,7 +780,11 @@ export class Broker extends Process {
       shouldLeaderThrottle: (p, replicaId) => this.throttles.shouldLeaderThrottle(p, replicaId, Math.floor(this.now / 1000)),
       recordLeaderThrottled: (p, bytes) => this.throttles.recordLeader(p, bytes, Math.floor(this.now / 1000)),
       shouldFollowerThrottle: (p) => this.throttles.shouldFollowerThrottle(p, Math.floor(this.now / 1000)),
-      recordFollowerThrottled: (p, bytes) => this.throttles.recordFollower(p, bytes, Math.floor(this.now / 1000)),
+      recordFollowerThrottled: (p, bytes) => {
+        this.metrics.replicationBytesIn.mark(bytes);
+        this.throttles.recordFollower(p, bytes, Math.floor(this.now / 1000));
+      },
+      metrics: this.metrics,
       metadataLeader: (topic, partition) => {
         const p = this.image.partitionByName(topic, partition);
         return p ? { leaderId: p.leader, leaderEpoch: p.leaderEpoch } : { leaderId: -1, leaderEpoch: -1 };

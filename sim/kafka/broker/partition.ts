@@ -1,3 +1,4 @@
+import type { BrokerMetrics } from './brokerMetrics';
 import type { Trace } from '../../core/trace';
 import type { BrokerConfig } from '../config/configs';
 import type { KafkaError } from '../errors';
@@ -77,6 +78,8 @@ export interface ReplicaHost {
   onHighWatermarkIncreased(p: Partition): void;
   /** The old rule (before KIP-101): followers truncate to their high watermark. */
   readonly legacyHighWatermarkTruncation: boolean;
+  /** The broker's meters (IsrShrinksPerSec, IsrExpandsPerSec). */
+  readonly metrics: BrokerMetrics;
 }
 
 /** An ISR change sent to the controller and not yet answered [Partition.scala PendingExpandIsr / PendingShrinkIsr]. */
@@ -450,6 +453,8 @@ export class Partition {
       }
       this.isr = result.isr;
       this.partitionEpoch = result.partitionEpoch;
+      // Counted when the controller commits it [Partition.handleAlterPartitionUpdate → markIsrShrink / markIsrExpand].
+      (this.pending.kind === 'shrink' ? this.host.metrics.isrShrinks : this.host.metrics.isrExpands).mark();
       this.pending = null;
       this.maybeIncrementLeaderHW();
       return 'done';

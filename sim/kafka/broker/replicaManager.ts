@@ -226,6 +226,10 @@ export class ReplicaManager {
         continue;
       }
       const r = p.appendRecordsToLeader(d.batch, req.acks);
+      if (r.error === 'NONE') {
+        this.host.metrics.messagesIn.mark(d.batch.lastOffsetDelta + 1);
+        this.host.metrics.bytesIn.mark(d.batch.sizeInBytes);
+      }
       results.push({ topic: d.topic, partition: d.partition, error: r.error, baseOffset: r.baseOffset, logAppendTimeMs: nowMs, logStartOffset: p.log.logStartOffset });
       if (r.flushCompletesAt !== null) flushedAt = Math.max(flushedAt, r.flushCompletesAt);
       if (r.error === 'NONE') {
@@ -481,6 +485,8 @@ export class ReplicaManager {
     for (const p of partitions) {
       const b = batchesBytes(p.batches);
       bytes += b + 32;
+      if (req.replicaId < 0) this.host.metrics.bytesOut.mark(b);
+      else this.host.metrics.replicationBytesOut.mark(b);
       if (req.replicaId >= 0 && b > 0) {
         const part = this.partition(p.topic, p.partition);
         if (part) this.host.recordLeaderThrottled(part, b);
@@ -534,6 +540,8 @@ export class ReplicaManager {
       done(r.error);
       return;
     }
+    this.host.metrics.messagesIn.mark(batch.lastOffsetDelta + 1);
+    this.host.metrics.bytesIn.mark(batch.sizeInBytes);
     this.completeFetchWaiters(p, 'leader-append');
     const results: ProducePartitionResponse[] = [{ topic, partition, error: 'NONE', baseOffset: r.baseOffset, logAppendTimeMs: -1, logStartOffset: -1 }];
     const finish = (rs: ProducePartitionResponse[]) => done(rs[0]!.error);

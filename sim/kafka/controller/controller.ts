@@ -46,6 +46,7 @@ import { deleteTopics, type DeleteTopicsRequest } from './rules/deleteTopics';
 import { maybeBalancePartitionLeaders } from './rules/preferredLeaderElection';
 import { maybeElectUncleanLeaders } from './rules/uncleanLeaderElection';
 import { IMMEDIATE_RESCHEDULE_MS } from './rules/controllerConfigs';
+import { Meter } from '../metrics/meters';
 import { defineKinds, list, nullable, num, str, type KindsOf } from '../../core/traceSchema';
 
 /** The active controller's decisions, as committed to the metadata log. */
@@ -134,6 +135,9 @@ export class Controller extends Process {
   private stopping = false;
   private readonly placementRandom;
   private readonly idRandom;
+  readonly metricsRole = 'controller';
+  /** Leaders committed from outside the previous ISR [ControllerMetricsChanges.handlePartitionChange]. */
+  private readonly uncleanElections: Meter;
 
   constructor(
     ctx: ProcessContext,
@@ -141,6 +145,7 @@ export class Controller extends Process {
   ) {
     super(opts.id, ctx);
     const c = opts.config;
+    this.uncleanElections = new Meter(this.now);
     this.placementRandom = this.random.fork('placement');
     this.idRandom = this.random.fork('ids');
     this.raft = new KafkaRaftClient<MetadataRecord>(
@@ -164,6 +169,33 @@ export class Controller extends Process {
         onFatalError: (reason) => this.exit(`fatal: ${reason}`),
       },
     );
+  }
+
+  /**
+   * The metrics now. Every controller computes the cluster-wide ones from the metadata it has applied, as
+   * Kafka's ControllerMetadataMetricsPublisher does, so a standby reports OfflinePartitionsCount too; only the
+   * active one reports ActiveControllerCount 1 [ControllerMetadataMetrics.java, QuorumControllerMetrics.java].
+   */
+  sampleMetrics(nowUs: number): Record<string, number> {
+    const img = this.committed;
+    let partitions = 0;
+    for (const t of img.topics()) partitions += t.partitions.length;
+    let fenced = 0;
+    for (const b of img.brokers()) if (b.fenced) fenced++;
+    return {
+      ActiveControllerCount: this.isActive ? 1 : 0,
+      OfflinePartitionsCount: img.partitionsWithNoLeader().length,
+      PreferredReplicaImbalanceCount: img.imbalancedPartitions().length,
+      GlobalPartitionCount: partitions,
+      GlobalTopicCount: img.topics().length,
+      FencedBrokerCount: fenced,
+      ActiveBrokerCount: img.brokers().length - fenced,
+      UncleanLeaderElectionsPerSec: this.uncleanElections.read(nowUs),
+      // raft-metrics: this replica's metadata log [raft/internals/KafkaRaftMetrics.java]
+      'log-end-offset': this.raft.endOffset,
+      'high-watermark': this.raft.highWatermark ?? -1,
+      'current-epoch': this.raft.epoch,
+    };
   }
 
   /** The committed metadata (tests, the UI and the fault resolver read it; never other actors). */
@@ -248,7 +280,9 @@ export class Controller extends Process {
     for (const b of batches) {
       for (let i = 0; i < b.records.length; i++) {
         const r = b.records[i]!;
+        const prevIsr = r.type === 'PartitionChangeRecord' ? this.committed.partition(r.topicId, r.partitionId)?.isr : undefined;
         this.committed.replay(r, b.baseOffset + i);
+        if (prevIsr && r.type === 'PartitionChangeRecord' && r.leader !== undefined && r.leader >= 0 && !prevIsr.includes(r.leader)) this.uncleanElections.mark();
         // The active controller reports each committed partition change once (ISR, ELR, leader).
         if (this.active && (r.type === 'PartitionRecord' || r.type === 'PartitionChangeRecord')) {
           this.tracePartition(r.topicId, r.partitionId);

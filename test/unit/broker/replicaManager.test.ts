@@ -8,6 +8,7 @@ import { ReplicaManager, type ReplicaManagerHost } from '../../../sim/kafka/brok
 import type { FetchRequest, FetchResponse, ProduceRequest } from '../../../sim/kafka/protocol';
 import { buildBatch } from '../../../sim/kafka/records';
 import { World } from '../../../sim/world/world';
+import { BrokerMetrics } from '../../../sim/kafka/broker/brokerMetrics';
 
 /** Broker 1 of a two-broker partition set, driven by hand: requests in, replies captured in order. */
 function leaderBroker(replicas: readonly number[] = [1, 2]) {
@@ -50,6 +51,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2]) {
     recordFollowerThrottled: () => {},
     metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
     isAliveBroker: () => true,
+    metrics: new BrokerMetrics(w.now),
   };
   const rm = new ReplicaManager(host);
   for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 1, leaderEpoch: 0, partitionEpoch: 0, replicas, isr: replicas, elr: [] });

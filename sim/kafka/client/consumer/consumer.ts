@@ -3,7 +3,8 @@ import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
-import type { MetadataResponse, TopicPartition } from '../../protocol';
+import { tpKey, type MetadataResponse, type TopicPartition } from '../../protocol';
+import { ConsumerMetrics } from './consumerMetrics';
 import { retryBackoff, type ExponentialBackoff } from '../backoff';
 import { brokerActorId, ClientMetadata } from '../metadataCache';
 import { NetworkClient } from '../../net/networkClient';
@@ -70,6 +71,8 @@ export class Consumer extends Process {
   private spins = 0;
   private closing = false;
   app: ConsumerApplication | null = null;
+  readonly metricsRole = 'consumer';
+  readonly metrics: ConsumerMetrics;
 
   constructor(
     ctx: ProcessContext,
@@ -77,6 +80,7 @@ export class Consumer extends Process {
   ) {
     super(opts.id, ctx);
     this.config = opts.config;
+    this.metrics = new ConsumerMetrics(this.now);
     this.net = new NetworkClient(this);
     this.metadata = new ClientMetadata(opts.bootstrap);
     this.backoff = retryBackoff(this.config['retry.backoff.ms'], this.config['retry.backoff.max.ms'], this.random.fork('backoff'));
@@ -253,7 +257,13 @@ export class Consumer extends Process {
     this.offsetFetcher.resetPositionsIfNeeded();
   }
 
+  /** Its consumer-fetch-manager-metrics now (sim/kafka/metrics). */
+  sampleMetrics(nowUs: number): Record<string, number> {
+    return this.metrics.sample(nowUs, this.subscriptions.assignedPartitions());
+  }
+
   private emitPoll(records: readonly PolledRecord[]): void {
+    this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
     for (const r of records) {

@@ -125,6 +125,13 @@ export class Producer extends Process {
     });
   }
 
+  readonly metricsRole = 'producer';
+
+  /** Its producer-metrics now (sim/kafka/metrics). */
+  sampleMetrics(nowUs: number): Record<string, number> {
+    return this.sender.metrics.sample(nowUs);
+  }
+
   override onStart(): void {
     this.metadata.requestUpdate();
     this.sender.wakeup();

@@ -11,6 +11,7 @@ import type { RecordAccumulator } from './accumulator';
 import type { ClusterConnectionStates } from './connectionStates';
 import type { ProducerBatch } from './producerBatch';
 import { TransactionManager } from './transactionManager';
+import { ProducerMetrics } from './producerMetrics';
 import { bool, defineKinds, list, num, str, type KindsOf } from '../../../core/traceSchema';
 
 /** The sender's outcomes: the completion half of the history. */
@@ -90,9 +91,11 @@ export class Sender {
   private bumpReason = '';
   private backoffCache = { at: -2, draws: [] as Micros[] };
   private readonly maxAgeUs: Micros;
+  readonly metrics: ProducerMetrics;
 
   constructor(opts: SenderOptions) {
     this.o = opts;
+    this.metrics = new ProducerMetrics(opts.owner.now);
     this.guaranteeMessageOrder = opts.config['max.in.flight.requests.per.connection'] === 1;
     this.maxAgeUs = ms(opts.config['metadata.max.age.ms']);
   }
@@ -337,7 +340,9 @@ export class Sender {
       b.sends++;
       b.inFlight = true;
       bytes += b.toRecordBatch().sizeInBytes;
+      this.metrics.recordsSent.mark(b.recordCount);
     }
+    const sentAt = this.now;
     const request = {
       type: 'Produce' as const,
       acks: this.o.acks,
@@ -351,9 +356,10 @@ export class Sender {
       for (const b of batches) this.completeBatch(b, { error: 'NONE', baseOffset: -1, logStartOffset: -1 }, node);
       return;
     }
-    this.o.net.send<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) =>
-      this.handleProduceResponse(node, batches, r),
-    );
+    this.o.net.send<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) => {
+      this.metrics.requestLatency((this.now - sentAt) / 1000);
+      this.handleProduceResponse(node, batches, r);
+    });
   }
 
   /** [Sender.handleProduceResponse] */
@@ -398,6 +404,7 @@ export class Sender {
       this.noteBump(bumpBefore, error, b);
       const backoffUs = ms(this.o.retryBackoff.backoff(b.attempts));
       this.o.accumulator.reenqueue(b, this.now, backoffUs);
+      this.metrics.recordsRetried.mark(b.recordCount);
       this.o.owner.trace.emit('send.retry', this.o.owner.id, {
         topic: b.topic,
         partition: b.partition,
@@ -450,6 +457,7 @@ export class Sender {
     if (b.done) return;
     b.done = true;
     this.o.accumulator.deallocate(b);
+    this.metrics.recordsFailed.mark(b.recordCount);
     this.o.owner.trace.emit('send.fail', this.o.owner.id, {
       topic: b.topic,
       partition: b.partition,
