@@ -10,10 +10,11 @@ import { cutToDuration } from '../scenario/cutDuration';
 import { parseArgs, single } from './args';
 import { demo } from './demo';
 import { explore } from './explore';
+import { metrics } from './metrics';
 import { CliError, EXIT_CODES_HELP, InternalError } from './errors';
 import { librarySpecs, loadScenario, readTextFile } from './library';
 import { checkRunFits } from './memory';
-import { renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
+import { renderAlerts, renderChecks, renderExpectations, renderGroups, renderStories, renderTopics, style, table } from './render';
 import { serveCommand } from './serve';
 
 export { CliError } from './errors';
@@ -131,7 +132,7 @@ byte-order mark and a missing final newline are accepted and do not change the t
       } else {
         const st = style(io.color);
         io.out(`${st.bold(header.scenario)} (seed ${header.seed}) from ${file}: ${events.length} events, trace hash ${hash}\n\n`);
-        io.out(renderExpectations(expectations, st) + '\n' + renderChecks(checks, st) + renderStories(checks));
+        io.out(renderExpectations(expectations, st) + '\n' + renderChecks(checks, st) + renderAlerts(checks, st) + renderStories(checks));
         const topics = renderTopics(describeTopics(events));
         if (topics) io.out('\n' + topics);
         const groups = renderGroups(describeGroups(events));
@@ -155,6 +156,7 @@ shows, what was expected, what was observed, and whether it held.
     },
   }],
   ['explore', explore],
+  ['metrics', metrics],
 ];
 
 /** The commands by name (a Map: a name like "constructor" is no command, not Object.prototype's). */
@@ -245,6 +247,7 @@ function textReport(s: Scenario, r: RunResult, final: FinalState, wallMs: number
   out += st.dim(`${formatTime(r.simulatedMs * 1000)} simulated in ${wallMs} ms, ${r.events} trace events, trace hash ${r.traceHash}`) + '\n\n';
   out += renderExpectations(r.expectations, st) + '\n';
   out += renderChecks(r.checks, st);
+  out += renderAlerts(r.checks, st);
   out += renderStories(r.checks);
   const topics = renderTopics(final.topics());
   if (topics) out += '\n' + topics;

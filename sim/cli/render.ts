@@ -1,6 +1,7 @@
 import type { CheckReport } from '../check/checkers';
 import type { GroupPartitionDescription, PartitionDescription } from '../check/describe';
 import { CHECKS } from '../check/names';
+import { ALERT_CHECK_PREFIX } from '../check/alertChecks';
 import type { ExpectationResult } from '../scenario/runner';
 
 export interface Style {
@@ -37,6 +38,22 @@ export function renderChecks(checks: CheckReport, st: Style): string {
     nonzero.map((n) => [n, String(checks[n]!.count), checks[n]!.examples[0] ?? (CHECKS as Record<string, string>)[n] ?? '']),
   );
   if (zero.length > 0) out += st.dim(`zero: ${zero.join(', ')}`) + '\n';
+  return out;
+}
+
+/** Each alert rule of the run and every time it fired, in scenario time; '' when the scenario has none. */
+export function renderAlerts(checks: CheckReport, st: Style): string {
+  const names = Object.keys(checks).filter((n) => n.startsWith(ALERT_CHECK_PREFIX));
+  if (names.length === 0) return '';
+  let out = '\nAlerts:\n';
+  for (const n of names) {
+    const c = checks[n]!;
+    const rule = c.values?.[0] ?? '';
+    const label = n.slice(ALERT_CHECK_PREFIX.length);
+    out += `  ${c.count > 0 ? st.bad('●') : st.ok('○')} ${label === rule ? rule : `${label}: ${rule}`}${c.count === 0 ? st.dim(' (never fired)') : ''}\n`;
+    for (const e of c.examples) out += `      ${e}\n`;
+    if (c.count > c.examples.length) out += st.dim(`      ... and ${c.count - c.examples.length} more\n`);
+  }
   return out;
 }
 
