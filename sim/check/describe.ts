@@ -80,22 +80,34 @@ export class FinalState implements TraceSink {
   }
 
   groups(): GroupPartitionDescription[] {
-    const out: GroupPartitionDescription[] = [];
-    for (const [group, parts] of [...this.groupParts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      for (const p of [...parts].sort(comparePartitionNames)) {
-        const dash = p.lastIndexOf('-');
-        const topic = p.slice(0, dash);
-        const partition = Number(p.slice(dash + 1));
-        const c = this.committed.get(`${group}\u0000${p}`) ?? null;
-        const end = this.hw.get(p) ?? -1;
-        out.push({ group, topic, partition, currentOffset: c, logEndOffset: end, lag: c === null || end < 0 ? null : Math.max(0, end - c), consumerId: this.owner.get(`${group}\u0000${p}`) ?? '-' });
-      }
-    }
-    return out;
+    return groupRowsOf(this.groupParts, this.committed, this.owner, this.hw);
   }
 }
 
-function add(m: Map<string, Set<string>>, k: string, v: string): void {
+/**
+ * kafka-consumer-groups --describe's rows: per group, each partition it committed or owns, with the committed
+ * offset, the high watermark (LOG-END-OFFSET, -1 unknown), the lag and the owner ("-": none).
+ * Keys: `group\u0000topic-partition` for offsets and owners, `topic-partition` for high watermarks.
+ */
+export function groupRowsOf(
+  groupParts: ReadonlyMap<string, ReadonlySet<string>>,
+  committed: ReadonlyMap<string, number>,
+  owner: ReadonlyMap<string, string>,
+  hw: ReadonlyMap<string, number>,
+): GroupPartitionDescription[] {
+  const out: GroupPartitionDescription[] = [];
+  for (const [group, parts] of [...groupParts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const p of [...parts].sort(comparePartitionNames)) {
+      const dash = p.lastIndexOf('-');
+      const c = committed.get(`${group}\u0000${p}`) ?? null;
+      const end = hw.get(p) ?? -1;
+      out.push({ group, topic: p.slice(0, dash), partition: Number(p.slice(dash + 1)), currentOffset: c, logEndOffset: end, lag: c === null || end < 0 ? null : Math.max(0, end - c), consumerId: owner.get(`${group}\u0000${p}`) ?? '-' });
+    }
+  }
+  return out;
+}
+
+export function add(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);
   if (!s) m.set(k, (s = new Set()));
   s.add(v);

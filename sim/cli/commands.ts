@@ -11,6 +11,7 @@ import { parseArgs, single } from './args';
 import { demo } from './demo';
 import { explore } from './explore';
 import { metrics } from './metrics';
+import { describe } from './describe';
 import { CliError, EXIT_CODES_HELP, InternalError } from './errors';
 import { librarySpecs, loadScenario, readTextFile } from './library';
 import { checkRunFits } from './memory';
@@ -157,6 +158,7 @@ shows, what was expected, what was observed, and whether it held.
   }],
   ['explore', explore],
   ['metrics', metrics],
+  ['describe', describe],
 ];
 
 /** The commands by name (a Map: a name like "constructor" is no command, not Object.prototype's). */
