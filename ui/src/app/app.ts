@@ -12,6 +12,7 @@ import { ClusterView } from '../views/clusterView';
 import { EventsView } from '../views/eventsView';
 import { Gallery } from '../views/gallery';
 import { GroupsView } from '../views/groupsView';
+import { OperatorView } from '../views/operatorView';
 import { buildHelp } from '../views/help';
 import { LearnView } from '../views/learnView';
 import { PartitionView } from '../views/partitionView';
@@ -59,6 +60,7 @@ export class App {
   private readonly events: EventsView;
   private readonly learn: LearnView;
   private readonly groups: GroupsView;
+  private readonly operator: OperatorView;
   private readonly transport: Transport;
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
@@ -90,6 +92,7 @@ export class App {
     this.events = new EventsView(byId('side-events'), { onSeek: (i) => this.seek(i) });
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
+    this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -281,6 +284,7 @@ export class App {
     this.events.setRun(this.runA);
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
+    this.operator.setRun(this.runA);
     this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
     this.renderTitle();
 
@@ -427,6 +431,7 @@ export class App {
     this.transport.render(this.cursor, now, this.playing);
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
+    if (this.url.view === 'operator') this.operator.render(state, now);
     this.renderCaption(state.caption, now);
     this.status.dataset['cursor'] = String(this.cursor);
   }
@@ -524,7 +529,7 @@ export class App {
       b.addEventListener('click', f);
       return b;
     };
-    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'));
+    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'), tab('Operator', 'Metrics, alerts and the describe tables (6)', () => this.setView('operator', true), 'tab-operator'));
     side.append(
       tab('Checks', 'What the checkers found (3)', () => this.setSide('checks', true), 'tab-checks'),
       tab('Events', 'The events around the cursor (4)', () => this.setSide('events', true), 'tab-events'),
@@ -536,9 +541,11 @@ export class App {
     this.url.view = v;
     byId('panes').hidden = v !== 'replicas';
     byId('groups-pane').hidden = v !== 'groups';
+    byId('operator-pane').hidden = v !== 'operator';
+    const views: View[] = ['replicas', 'groups', 'operator'];
     byId('stage-tabs')
       .querySelectorAll('button')
-      .forEach((b, k) => b.classList.toggle('active', (k === 0) === (v === 'replicas')));
+      .forEach((b, k) => b.classList.toggle('active', views[k] === v));
     if (user) {
       this.scheduleRender();
       this.writeUrlSoon();
@@ -671,6 +678,8 @@ export class App {
         return handled(() => this.setView('replicas', true));
       case '2':
         return handled(() => this.setView('groups', true));
+      case '6':
+        return handled(() => this.setView('operator', true));
       case '3':
         return handled(() => this.setSide('checks', true));
       case '4':

@@ -669,6 +669,28 @@ export class TimelineView {
       .join('title')
       .text((d) => `${rel(d.t, t0)} ${d.label}`);
 
+    // Alert intervals: a red band under the axis while each alert fires (pending ones are not shown).
+    const firing = run.alerts.flatMap((a) => a.firings.map((f) => ({ name: a.name, rule: a.rule, start: t0 + f.firedUs, end: f.resolvedUs === null ? m.tLast : t0 + f.resolvedUs })));
+    const bands = firing.filter((f) => f.end >= v0 && f.start <= v1);
+    svg
+      .selectAll<SVGRectElement, (typeof bands)[number]>('rect.alert-band')
+      .data(bands)
+      .join('rect')
+      .attr('class', 'alert-band')
+      .attr('data-testid', 'timeline-alert')
+      .attr('x', (f) => Math.max(GUTTER, zx(f.start)))
+      .attr('y', AXIS_H)
+      .attr('width', (f) => Math.max(2, Math.min(this.width - RIGHT, zx(f.end)) - Math.max(GUTTER, zx(f.start))))
+      .attr('height', this.laneY(m.lanes.length - 1) + lh - AXIS_H)
+      .attr('fill', 'rgba(214,69,69,0.10)')
+      .attr('stroke', 'rgba(214,69,69,0.5)')
+      .attr('stroke-width', 0.5)
+      .style('pointer-events', 'none')
+      .selectAll('title')
+      .data((f) => [f])
+      .join('title')
+      .text((f) => `alert ${f.name}: ${f.rule}, firing ${rel(f.start, t0)} to ${rel(f.end, t0)}`);
+
     // The cursor.
     const ct = this.cursor >= 0 ? m.t[this.cursor]! : m.tFirst;
     const cx = zx(ct);
