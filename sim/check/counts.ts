@@ -24,6 +24,10 @@ export const counts: CheckDefinition = {
         'group.rebalance': () => {
           rebalances++;
         },
+        // A consumer group's epoch bump with members is its rebalance (groupFigures.ts).
+        'group.consumer.epoch': (e) => {
+          if (e.members > 0) rebalances++;
+        },
         'consumer.dead-letter': (e) => {
           if (e.ok) deadLettered++;
         },

@@ -17,7 +17,7 @@ export const groupFigures: CheckDefinition = {
   source: FIGURE,
   make: (h) => {
     const lag = new GroupLag(h);
-    const pauses = new RebalancePauses();
+    const pauses = new RebalancePauses((t) => h.at(t));
     /** group -> topic ids its members read. */
     const topicsOf = new Map<string, Set<number>>();
     /** consumer -> its group, from its polls and (overriding) from its assignments. */
@@ -82,6 +82,11 @@ export const groupFigures: CheckDefinition = {
           rebalances.set(e.group, (rebalances.get(e.group) ?? 0) + 1);
           if (!topicsOf.has(e.group)) topicsOf.set(e.group, new Set());
         },
+        // A consumer group (KIP-848) rebalances at each epoch bump while it has members, which is what Kafka's
+        // consumer-group rebalance metric counts. [GroupMetadataManager.java `consumerGroupHeartbeat`: CONSUMER_GROUP_REBALANCES_SENSOR_NAME]
+        'group.consumer.epoch': (e) => {
+          if (e.members > 0) rebalances.set(e.group, (rebalances.get(e.group) ?? 0) + 1);
+        },
         'consumer.processed': (e) => {
           const bits = bitsOf(processed, e.node, h.tps.id(e.topic, e.partition));
           for (const o of e.offsets) bits.add(o);
@@ -97,7 +102,8 @@ export const groupFigures: CheckDefinition = {
           if (!list) doneBy.set(g, (list = []));
           list.push(byTp);
         }
-        const paused = pauses.finish(Math.max(0, h.lastEventUs));
+        const effects = pauses.finish(Math.max(0, h.lastEventUs));
+        const paused = effects.groups;
         const s = h.sends;
         let unprocessedAll = 0;
         const unprocessedExamples: string[] = [];
@@ -133,6 +139,9 @@ export const groupFigures: CheckDefinition = {
           out[`lag.max.${g}`] = result(lagMax);
           out[`rebalance.pause-ms.${g}`] = result(pause, p?.examples ?? []);
           out[`rebalances.${g}`] = result(rebalances.get(g) ?? 0);
+          out[`partitions.moved.${g}`] = result(p?.moved ?? 0, p?.movedExamples ?? []);
+          const stopped = [...effects.members].filter(([, m]) => m.group === g && Math.round(m.totalMs) > 0).map(([c, m]) => `${c} paused ${Math.round(m.totalMs)} ms`).sort();
+          out[`members.paused.${g}`] = result(stopped.length, stopped);
           out[`records-read.${g}`] = result(readCount.get(g) ?? 0);
           out[`re-reads.${g}`] = result(reread);
           out[`unseen.${g}`] = result(unseen.length, unseen.slice(0, 3).map(where));
@@ -147,6 +156,9 @@ export const groupFigures: CheckDefinition = {
         out['rebalance.pause-ms'] = result(worstPause);
         out['lag.max'] = result(worstLag);
         out['lag.final'] = result(totalLag);
+        for (const [consumer, m] of [...effects.members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+          out[`member.pause-ms.${consumer}`] = result(Math.round(m.totalMs), m.examples);
+        }
       },
     };
   },

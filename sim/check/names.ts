@@ -83,7 +83,10 @@ export const GROUP_FIGURES = {
   'lag.max': 'the largest lag the group reached, summed over the partitions it has committed (at every commit and every high-watermark advance)',
   'rebalance.pause-ms':
     'processing paused by rebalances, per partition of the group on average (ms): how long partitions waited between one member giving them up and a member taking them on',
-  rebalances: 'rebalances of the group',
+  rebalances: 'rebalances of the group: generations the classic coordinator completed, group epochs a consumer-protocol (KIP-848) group moved to with members in it',
+  'partitions.moved':
+    'partitions that changed hands, summed over the group\'s rebalances: a member took on a partition another member owned last (a partition returned to its last owner, or to a static member\'s next incarnation, did not move)',
+  'members.paused': 'members of the group that had nothing to process at some moment because of a rebalance (member.pause-ms.<consumer> above 0): all of them in an eager rebalance, only those that lose every partition otherwise',
   'records-read': 'records the group\'s members polled (with re-reads)',
   're-reads': 'records the group read more than once',
   unseen: 'acknowledged records of the group\'s topics its members never read',
@@ -91,6 +94,21 @@ export const GROUP_FIGURES = {
 } as const;
 
 export type GroupFigure = keyof typeof GROUP_FIGURES;
+
+/** Figures per member of a group, named `<figure>.<consumer id>` (e.g. `member.pause-ms.billing-2`). */
+export const MEMBER_FIGURES = {
+  'member.pause-ms':
+    'how long the member had nothing to process because of rebalances (ms): from giving up or losing its last partition until it owned one again, while it ran; a member that keeps some partitions through a rebalance does not pause',
+} as const;
+
+export type MemberFigure = keyof typeof MEMBER_FIGURES;
+
+export function memberFigureName(name: string): { figure: MemberFigure; consumer: string } | null {
+  for (const f of Object.keys(MEMBER_FIGURES) as MemberFigure[]) {
+    if (name.startsWith(`${f}.`) && name.length > f.length + 1) return { figure: f, consumer: name.slice(f.length + 1) };
+  }
+  return null;
+}
 
 /** Also, over all groups: acknowledged records of consumed topics that some group never processed. */
 export const UNPROCESSED = 'unprocessed';
@@ -111,13 +129,13 @@ export const ERROR_NAMES: readonly string[] = [...Object.keys(KAFKA_ERRORS), ...
 /** Whether a name is a result some run can report (a group figure of any group; an error name the simulator knows). */
 export function isKnownCheck(name: string): boolean {
   if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return true;
-  if (groupFigureName(name) !== null) return true;
+  if (groupFigureName(name) !== null || memberFigureName(name) !== null) return true;
   return name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length));
 }
 
 /** Every name an expectation may use, with `<group>` standing for a group's name (errors.<NAME> aside). */
 export function knownCheckNames(): string[] {
-  return [...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED, ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`)];
+  return [...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED, ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`), ...Object.keys(MEMBER_FIGURES).map((f) => `${f}.<consumer>`)];
 }
 
 /** Why a scenario cannot expect on `name`, or null when it can. */
@@ -134,10 +152,12 @@ export interface CheckNameProblem {
  * and `errors.<NAME>` for an error name the simulator knows. An unknown name suggests the nearest known one, so
  * `lost-write.typo` or `lag.final.biling` is an error, not a check that reads 0.
  */
-export function checkNameProblem(name: string, groups: readonly string[]): CheckNameProblem | null {
+export function checkNameProblem(name: string, groups: readonly string[], members: readonly string[] = []): CheckNameProblem | null {
   if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return null;
   const figure = groupFigureName(name);
   if (figure !== null && groups.includes(figure.group)) return null;
+  const memberFigure = memberFigureName(name);
+  if (memberFigure !== null && members.includes(memberFigure.consumer)) return null;
   if (name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length))) return null;
   const allowed = `a check or figure (${[...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED].join(', ')}), <figure>.<group> for ${
     groups.length > 0 ? `the groups ${groups.join(', ')}` : 'a group (this scenario has none)'
@@ -147,6 +167,7 @@ export function checkNameProblem(name: string, groups: readonly string[]): Check
     ...Object.keys(METRICS),
     UNPROCESSED,
     ...Object.keys(GROUP_FIGURES).flatMap((f) => groups.map((g) => `${f}.${g}`)),
+    ...Object.keys(MEMBER_FIGURES).flatMap((f) => members.map((c) => `${f}.${c}`)),
     ...(name.startsWith(ERROR_CHECK_PREFIX) ? ERROR_NAMES.map((e) => `${ERROR_CHECK_PREFIX}${e}`) : []),
   ];
   const near = didYouMean(name, concrete);

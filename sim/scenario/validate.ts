@@ -416,7 +416,7 @@ export function validateScenario(raw: unknown): Scenario {
     const p = join('expect', i);
     const eo = expectObject(e, p, EXPECT_FIELDS);
     const check = expectString(eo.check, join(p, 'check'));
-    const problem = alertChecks.has(check) ? null : checkNameProblem(check, groups);
+    const problem = alertChecks.has(check) ? null : checkNameProblem(check, groups, consumers.flatMap((c) => (c.group === null ? [] : [c.id])));
     if (problem) {
       const ofAlerts = alerts.length > 0 ? `, or an alert of this scenario (${[...alertChecks].join(', ')})` : '';
       throw new ValidationError(join(p, 'check'), check, problem.allowed + ofAlerts, problem.hint);

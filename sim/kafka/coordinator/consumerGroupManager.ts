@@ -49,8 +49,11 @@ import type { CoordinatorRecord } from './storage';
 
 /** The consumer groups' (KIP-848) decisions. */
 export const CONSUMER_GROUP_KINDS = defineKinds({
-  /** A consumer group's epoch moved (a member joined, left or changed its subscription, or subscribed topics changed). */
-  'group.consumer.epoch': { group: str, epoch: num, reason: str },
+  /**
+   * A consumer group's epoch moved (a member joined, left or changed its subscription, or subscribed topics
+   * changed); `members`: how many it has now (0: the last one left, nothing to rebalance).
+   */
+  'group.consumer.epoch': { group: str, epoch: num, reason: str, members: num },
   /** The server assignor computed a new target assignment at `epoch` (the assignment epoch): member id -> "topic-partition" list. */
   'group.consumer.target': { group: str, epoch: num, assignor: str, assignment: record(list(str)) },
   /**
@@ -301,7 +304,7 @@ export class ConsumerGroupManager {
     if (!g) return;
     if (c.joined) this.trace.emit('group.member.join', this.h.id, { group: groupId, memberId: c.member.memberId, groupInstanceId: c.member.instanceId, clientId: from, replaced: c.replaced });
     if (c.replaced !== null) this.cancelMemberTimers(shard, groupId, c.replaced);
-    if (c.epochBump) this.trace.emit('group.consumer.epoch', this.h.id, { group: groupId, epoch: c.epochBump.epoch, reason: c.epochBump.reason });
+    if (c.epochBump) this.trace.emit('group.consumer.epoch', this.h.id, { group: groupId, epoch: c.epochBump.epoch, reason: c.epochBump.reason, members: g.members.size });
     if (c.target) {
       const assignment: Record<string, string[]> = {};
       for (const [id, a] of c.target.assignment) assignment[id] = assignmentKeys(a);
@@ -474,7 +477,7 @@ export class ConsumerGroupManager {
     const g = shard.consumerGroups.get(groupId);
     const kind = how === 'leave' ? 'group.member.leave' : 'group.member.expire';
     this.trace.emit(kind, this.h.id, { group: groupId, memberId: member.memberId, groupInstanceId: member.instanceId, reason });
-    if (g) this.trace.emit('group.consumer.epoch', this.h.id, { group: groupId, epoch: g.groupEpoch, reason: `member ${member.memberId} ${how === 'leave' ? 'left' : 'was removed'}` });
+    if (g) this.trace.emit('group.consumer.epoch', this.h.id, { group: groupId, epoch: g.groupEpoch, reason: `member ${member.memberId} ${how === 'leave' ? 'left' : 'was removed'}`, members: g.members.size });
   }
 
   private fence(shard: Shard, groupId: string, memberId: string, reason: string): void {

@@ -119,3 +119,101 @@ describe('rebalance pauses per partition', () => {
     expect(figures(events)['rebalance.pause-ms.g']).toBe(2000);
   });
 });
+
+describe('rebalance figures alike for both protocols', () => {
+  it('a member that gives up a partition another member already owns (a zombie catching up) pauses nothing', () => {
+    const events = [
+      poll(0, 'a', 'g', 0, [0]),
+      assignment(0, 'a', 'g', ['t-0']),
+      assignment(0, 'b', 'g', ['t-1']),
+      // a fell out of the group; b took t-0 at 2 s; a learns it lost t-0 only at 6 s.
+      assignment(2 * S, 'b', 'g', ['t-0', 't-1']),
+      assignment(6 * S, 'a', 'g', [], ['t-0']),
+      ev(10 * S, 'scenario.end', 'scenario', { durationMs: 10000, quietMs: 0 }),
+    ];
+    const f = figures(events);
+    expect(f['rebalance.pause-ms.g']).toBe(0);
+    // t-0 moved once, from a to b; a's own pause runs from 6 s to the end at 10 s.
+    expect(f['partitions.moved.g']).toBe(1);
+    expect(f['member.pause-ms.a']).toBe(4000);
+    expect(f['member.pause-ms.b']).toBe(0);
+  });
+
+  it('partitions moved count hand-overs between members, not first assignments nor a partition back to its last owner', () => {
+    const events = [
+      poll(0, 'a', 'g', 0, [0]),
+      assignment(0, 'a', 'g', ['t-0', 't-1']), // first assignments: nothing moved
+      assignment(0, 'b', 'g', ['t-2', 't-3']),
+      // eager: everyone gives everything up; range hands a t-0, t-1, t-2 and b only t-3.
+      assignment(1 * S, 'a', 'g', [], ['t-0', 't-1']),
+      assignment(1 * S, 'b', 'g', [], ['t-2', 't-3']),
+      assignment(2 * S, 'a', 'g', ['t-0', 't-1', 't-2']), // t-2 moved b -> a; t-0, t-1 came back to a
+      assignment(2 * S, 'b', 'g', ['t-3']),
+    ];
+    const f = figures(events);
+    expect(f['partitions.moved.g']).toBe(1);
+    // Both members owned nothing from 1 s to 2 s.
+    expect(f['member.pause-ms.a']).toBe(1000);
+    expect(f['member.pause-ms.b']).toBe(1000);
+  });
+
+  it('a member that keeps some partitions through a rebalance does not pause; a crash ends a pause uncounted', () => {
+    const events = [
+      poll(0, 'a', 'g', 0, [0]),
+      assignment(0, 'a', 'g', ['t-0', 't-1']),
+      assignment(1 * S, 'a', 'g', ['t-0'], ['t-1']),
+      assignment(2 * S, 'c', 'g', ['t-1']),
+      assignment(3 * S, 'c', 'g', [], ['t-1']),
+      ev(4 * S, 'host.crash', 'c', { processes: ['c'] }),
+      ev(9 * S, 'scenario.end', 'scenario', { durationMs: 9000, quietMs: 0 }),
+    ];
+    const f = figures(events);
+    expect(f['member.pause-ms.a']).toBe(0);
+    expect(f['member.pause-ms.c']).toBe(0);
+  });
+
+  it('a consumer-protocol group rebalances at each group epoch it moves to with members in it', () => {
+    const epoch = (t: number, epochN: number, members: number) => ev(t, 'group.consumer.epoch', 'broker-1', { group: 'k', epoch: epochN, reason: 'x', members });
+    const events = [
+      poll(0, 'a', 'k', 0, [0]),
+      epoch(1 * S, 1, 1),
+      epoch(2 * S, 2, 2),
+      epoch(3 * S, 3, 1),
+      // The last member left: the epoch moves, but nobody is left to rebalance.
+      epoch(4 * S, 4, 0),
+    ];
+    expect(figures(events)['rebalances.k']).toBe(3);
+  });
+});
+
+describe('a static member restarted under the same group.instance.id', () => {
+  const join = (t: number, node: string, instance: string | null) => ev(t, 'group.member.join', 'broker-1', { group: 'g', memberId: `${node}-m`, groupInstanceId: instance, clientId: node, replaced: null });
+  it('is the same member: its partitions coming back to the new incarnation neither moved nor paused for a rebalance', () => {
+    const events = [
+      poll(0, 'a', 'g', 0, [0]),
+      join(0, 'a', 'app-1'),
+      assignment(0, 'a', 'g', ['t-0']),
+      assignment(1 * S, 'a', 'g', [], ['t-0']), // closes (a static member sends no LeaveGroup)
+      join(3 * S, 'a-v2', 'app-1'),
+      assignment(3 * S, 'a-v2', 'g', ['t-0']),
+    ];
+    const f = figures(events);
+    expect(f['partitions.moved.g']).toBe(0);
+    expect(f['rebalance.pause-ms.g']).toBe(0);
+  });
+
+  it('a dynamic member\'s successor is another member: the hand-over counts, and so does the wait', () => {
+    const events = [
+      poll(0, 'a', 'g', 0, [0]),
+      join(0, 'a', null),
+      assignment(0, 'a', 'g', ['t-0']),
+      assignment(1 * S, 'a', 'g', [], ['t-0']),
+      join(3 * S, 'a-v2', null),
+      assignment(3 * S, 'a-v2', 'g', ['t-0']),
+    ];
+    const f = figures(events);
+    expect(f['partitions.moved.g']).toBe(1);
+    // t-0 waited 2 s, the group's only partition.
+    expect(f['rebalance.pause-ms.g']).toBe(2000);
+  });
+});
