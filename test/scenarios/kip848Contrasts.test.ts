@@ -77,4 +77,25 @@ describe('contrasts: the KIP-848 scenarios with the other setting', () => {
     expect(received(calm).t).toBeLessThan(received(failover).t);
     expect(received(calm).t - crash.t).toBeLessThan(5_000_000);
   });
+
+  it('online-migration-classic-consumer converts each live group once; with group.consumer.migration.policy=disabled a group converts only once empty', () => {
+    const r = run(library('online-migration-classic-consumer'));
+    const converts = (x: RunResult, g: string) => ofKind(x.trace, 'group.convert').filter((e) => e.group === g);
+    // Upgrade at the first consumer-protocol join, taking the three classic members along.
+    const firstV2 = ofKind(r.trace, 'group.member.join').find((e) => e.clientId === 'upgrade-1-v2')!;
+    expect(converts(r, 'upgrade').map((e) => [e.from, e.to, e.members])).toEqual([['classic', 'consumer', 3]]);
+    expect(converts(r, 'upgrade')[0]!.t).toBeLessThanOrEqual(firstV2.t);
+    // Downgrade when the last consumer-protocol member leaves, with the three classic members left.
+    const lastLeave = ofKind(r.trace, 'consumer.leave').find((e) => e.node === 'downgrade-4')!;
+    expect(converts(r, 'downgrade').map((e) => [e.from, e.to, e.members])).toEqual([['consumer', 'classic', 3]]);
+    expect(converts(r, 'downgrade')[0]!.t).toBeGreaterThanOrEqual(lastLeave.t);
+
+    const disabled = run(applyOverrides(library('online-migration-classic-consumer'), ['broker.group.consumer.migration.policy=disabled']));
+    // The three new versions that find the classic group live are refused, fatally; the fourth finds it empty.
+    expect(count(disabled, 'errors.GROUP_ID_NOT_FOUND')).toBe(3);
+    expect(converts(disabled, 'upgrade').map((e) => [e.from, e.to, e.members])).toEqual([['classic', 'consumer', 0]]);
+    // The downgrade group stays a consumer group, its classic members inside it.
+    expect(converts(disabled, 'downgrade')).toEqual([]);
+    expect(count(disabled, 'group-overlap')).toBe(0);
+  });
 });
