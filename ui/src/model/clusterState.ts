@@ -66,6 +66,33 @@ export interface MemberState {
   owned: readonly string[];
 }
 
+/** A member of a consumer-protocol (KIP-848) group as its coordinator last traced it. */
+export interface ReconcilingMember {
+  readonly memberId: string;
+  readonly instanceId: string | null;
+  readonly memberEpoch: number;
+  /** STABLE, UNREVOKED_PARTITIONS or UNRELEASED_PARTITIONS. */
+  readonly state: string;
+  /** What it may own now. */
+  readonly assigned: readonly string[];
+  /** What it must give up before it gets more. */
+  readonly revoking: readonly string[];
+  /** Its share of the target assignment. */
+  readonly target: readonly string[];
+}
+
+/** A consumer-protocol group's epochs and its members' reconciliation (group.consumer.* events). */
+export interface ConsumerGroupState {
+  readonly group: string;
+  groupEpoch: number;
+  /** The epoch of the last target assignment, and the assignor that computed it. */
+  assignmentEpoch: number;
+  assignor: string;
+  lastEpochReason: string;
+  /** memberId -> member; entries are replaced, never edited, so a shallow copy of the map is a snapshot. */
+  readonly members: Map<string, ReconcilingMember>;
+}
+
 export interface GroupState {
   readonly group: string;
   state: string;
@@ -91,6 +118,8 @@ export interface ClusterState {
   readonly partitions: Map<string, PartitionState>;
   readonly groups: Map<string, GroupState>;
   readonly members: Map<string, MemberState>;
+  /** Consumer-protocol (KIP-848) groups by group id. */
+  readonly consumerGroups: Map<string, ConsumerGroupState>;
   /** group \u0000 topic-partition -> committed offset */
   readonly committed: Map<string, number>;
   caption: { readonly t: number; readonly text: string } | null;
@@ -118,6 +147,7 @@ export function initialState(model: TraceModel): ClusterState {
     partitions,
     groups: new Map(),
     members: new Map(),
+    consumerGroups: new Map(),
     committed: new Map(),
     caption: null,
     acked: 0,
@@ -137,6 +167,8 @@ export function cloneState(s: ClusterState): ClusterState {
   for (const [k, g] of s.groups) groups.set(k, { ...g });
   const members = new Map<string, MemberState>();
   for (const [k, m] of s.members) members.set(k, { ...m });
+  const consumerGroups = new Map<string, ConsumerGroupState>();
+  for (const [k, g] of s.consumerGroups) consumerGroups.set(k, { ...g, members: new Map(g.members) });
   return {
     ...s,
     hosts: s.hosts.slice(),
@@ -147,6 +179,7 @@ export function cloneState(s: ClusterState): ClusterState {
     partitions,
     groups,
     members,
+    consumerGroups,
     committed: new Map(s.committed),
   };
 }

@@ -5,7 +5,7 @@ import { manualGroup } from './labels';
 import type { TraceModel } from './traceModel';
 
 export type { LagSeries, OwnershipBar } from './fold/groups';
-import type { LagSeries, OwnershipBar } from './fold/groups';
+import type { GroupsTimeline, LagSeries, OwnershipBar } from './fold/groups';
 
 export interface GroupsModel {
   readonly groups: readonly string[];
@@ -13,7 +13,7 @@ export interface GroupsModel {
   readonly rows: readonly { readonly group: string; readonly tp: string }[];
   readonly consumers: readonly string[];
   readonly bars: readonly OwnershipBar[];
-  readonly rebalances: readonly { readonly t: number; readonly i: number; readonly group: string; readonly generation: number; readonly reason: string }[];
+  readonly rebalances: GroupsTimeline['rebalances'];
   readonly commits: readonly { readonly t: number; readonly group: string; readonly tp: string; readonly offset: number }[];
   readonly lag: readonly LagSeries[];
   readonly maxLag: number;

@@ -116,6 +116,7 @@ export const MARK = {
   lostAck: (node: string, value: string) => `${node} gets an acknowledgement for a write that will be lost (${value})`,
   sendFail: (e: TraceEventOf<'send.fail'>) => `${e.node}: ${e.values.length} record(s) failed with ${e.error}`,
   rebalance: (e: TraceEventOf<'group.rebalance'>) => `group ${e.group} rebalances to generation ${e.generation} (${e.reason})`,
+  consumerEpoch: (e: TraceEventOf<'group.consumer.epoch'>) => `group ${e.group} moves to group epoch ${e.epoch} (${e.reason})`,
 };
 
 /** The lane of scenario-wide events (faults, captions). */

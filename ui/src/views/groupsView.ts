@@ -127,7 +127,7 @@ export class GroupsView {
       .selectAll('title')
       .data((r) => [r])
       .join('title')
-      .text((r) => `${rel(r.t, m.t0)} ${r.group} rebalances to generation ${r.generation} (${r.reason})`);
+      .text((r) => `${rel(r.t, m.t0)} ${r.group} ${r.protocol === 'consumer' ? 'moves to group epoch' : 'rebalances to generation'} ${r.generation} (${r.reason})`);
 
     // The chosen record: where and when a member of each group first read it.
     const info = selected ? m.values.get(selected) : undefined;
@@ -190,11 +190,64 @@ export class GroupsView {
       const end = hw.get(r.tp);
       return el('tr', {}, el('td', {}, r.group), el('td', {}, r.tp), el('td', {}, owner.get(k) ?? '-'), el('td', {}, c === undefined ? '-' : String(c)), el('td', {}, end === undefined ? '-' : String(end)), el('td', {}, c === undefined || end === undefined ? '-' : String(Math.max(0, end - c))));
     });
-    const groups = [...state.groups.values()].map((gs) => el('div', { class: 'group-line' }, el('b', {}, gs.group), ` ${gs.state ? `${gs.state} · ` : ''}generation ${gs.generation} · ${gs.members.length} member(s)${gs.lastRebalance ? ` · last rebalance ${rel(gs.lastRebalance.t, this.run!.model.t0)} (${gs.lastRebalance.reason})` : ''}`));
+    const groups = [...state.groups.values()].filter((gs) => !state.consumerGroups.has(gs.group)).map((gs) => el('div', { class: 'group-line' }, el('b', {}, gs.group), ` ${gs.state ? `${gs.state} · ` : ''}generation ${gs.generation} · ${gs.members.length} member(s)${gs.lastRebalance ? ` · last rebalance ${rel(gs.lastRebalance.t, this.run!.model.t0)} (${gs.lastRebalance.reason})` : ''}`));
     replace(
       this.table,
       ...groups,
+      ...this.reconciliation(state),
       el('table', {}, el('tr', {}, ...['group', 'partition', 'owner', 'committed', 'high watermark', 'lag'].map((h) => el('th', {}, h))), ...rows),
     );
+  }
+
+  /**
+   * Consumer-protocol (KIP-848) groups at this moment: the group epoch and the target assignment's epoch, then
+   * each member's epoch, reconciliation state and partitions: what it owns, what it must still revoke, what it
+   * waits to receive (its target minus what it owns), so a reconciliation in progress reads row by row.
+   */
+  private reconciliation(state: ClusterState): HTMLElement[] {
+    const clientOf = new Map<string, string>();
+    for (const m of state.members.values()) if (m.memberId !== '') clientOf.set(m.memberId, m.consumer);
+    const list = (tps: readonly string[]) => (tps.length === 0 ? '-' : tps.join(', '));
+    const out: HTMLElement[] = [];
+    for (const g of [...state.consumerGroups.values()].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))) {
+      const members = [...g.members.values()].sort((a, b) => ((clientOf.get(a.memberId) ?? a.memberId) < (clientOf.get(b.memberId) ?? b.memberId) ? -1 : 1));
+      const reconciling = members.filter((m) => m.state !== 'STABLE' || m.memberEpoch !== g.groupEpoch).length;
+      out.push(
+        el(
+          'div',
+          { class: 'group-line', 'data-testid': `consumer-group-${g.group}` },
+          el('b', {}, g.group),
+          ` consumer protocol (KIP-848) · group epoch ${g.groupEpoch} · target assignment epoch ${g.assignmentEpoch}${g.assignor ? ` (${g.assignor})` : ''} · ${members.length} member(s)` +
+            (reconciling > 0 ? ` · ${reconciling} reconciling` : ' · reconciled') +
+            (g.lastEpochReason ? ` · last epoch bump: ${g.lastEpochReason}` : ''),
+        ),
+      );
+      const rows = members.map((m) => {
+        const owned = new Set(m.assigned);
+        const revoking = new Set(m.revoking);
+        const receiving = m.target.filter((tp) => !owned.has(tp) && !revoking.has(tp));
+        return el(
+          'tr',
+          { class: m.state === 'STABLE' ? 'member-stable' : 'member-reconciling', 'data-testid': 'reconciliation-row', 'data-state': m.state },
+          el('td', {}, clientOf.get(m.memberId) ?? m.memberId),
+          el('td', {}, m.instanceId ?? '-'),
+          el('td', {}, String(m.memberEpoch)),
+          el('td', {}, m.state),
+          el('td', {}, list(m.assigned)),
+          el('td', { 'data-testid': 'revoking' }, list(m.revoking)),
+          el('td', { 'data-testid': 'receiving' }, list(receiving)),
+          el('td', {}, list(m.target)),
+        );
+      });
+      out.push(
+        el(
+          'table',
+          { class: 'reconciliation', 'data-testid': `reconciliation-${g.group}` },
+          el('tr', {}, ...['member', 'instance', 'member epoch', 'state', 'owns', 'revoking', 'waiting to receive', 'target'].map((h) => el('th', {}, h))),
+          ...rows,
+        ),
+      );
+    }
+    return out;
   }
 }

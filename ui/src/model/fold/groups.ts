@@ -1,5 +1,5 @@
 import type { Handlers, TraceEventOf } from '../../../../sim/core/trace';
-import type { GroupState, MemberState } from '../clusterState';
+import type { ConsumerGroupState, GroupState, MemberState, ReconcilingMember } from '../clusterState';
 import { MARK } from '../labels';
 import type { IndexContext, IndexFold, StateContext } from './context';
 
@@ -8,6 +8,10 @@ export function groupsIndex(c: IndexContext): IndexFold {
   return {
     handlers: {
       'group.rebalance': (e) => c.mark(e, c.lane, 'rebalance', MARK.rebalance(e)),
+      // A KIP-848 group's epoch bump with members in it: the server assignor computes a new target.
+      'group.consumer.epoch': (e) => {
+        if (e.members > 0) c.mark(e, c.lane, 'rebalance', MARK.consumerEpoch(e));
+      },
     },
   };
 }
@@ -23,6 +27,14 @@ export function groupsState(c: StateContext): Handlers {
     let m = c.s.members.get(consumer);
     if (!m) c.s.members.set(consumer, (m = { consumer, group: null, memberId: '', generation: -1, owned: [] }));
     return m;
+  };
+  const consumerGroup = (name: string): ConsumerGroupState => {
+    let g = c.s.consumerGroups.get(name);
+    if (!g) c.s.consumerGroups.set(name, (g = { group: name, groupEpoch: 0, assignmentEpoch: 0, assignor: '', lastEpochReason: '', members: new Map() }));
+    return g;
+  };
+  const removed = (e: { group: string; memberId: string }) => {
+    c.s.consumerGroups.get(e.group)?.members.delete(e.memberId);
   };
   const commit = (g: string, offsets: readonly { topic: string; partition: number; offset: number }[]) => {
     for (const o of offsets) c.s.committed.set(`${g}\u0000${o.topic}-${o.partition}`, o.offset);
@@ -65,6 +77,30 @@ export function groupsState(c: StateContext): Handlers {
     },
     'consumer.close': left,
     'consumer.leave': left,
+    'group.consumer.epoch': (e) => {
+      const g = consumerGroup(e.group);
+      g.groupEpoch = e.epoch;
+      g.lastEpochReason = e.reason;
+    },
+    'group.consumer.target': (e) => {
+      const g = consumerGroup(e.group);
+      g.assignmentEpoch = e.epoch;
+      g.assignor = e.assignor;
+    },
+    'group.consumer.member': (e) => {
+      const m: ReconcilingMember = { memberId: e.memberId, instanceId: e.instanceId, memberEpoch: e.memberEpoch, state: e.state, assigned: e.assigned, revoking: e.revoking, target: e.target };
+      consumerGroup(e.group).members.set(e.memberId, m);
+    },
+    // A static member's successor takes its place (only consumer-protocol groups have entries here).
+    'group.member.join': (e) => {
+      if (e.replaced !== null) removed({ group: e.group, memberId: e.replaced });
+    },
+    'group.member.leave': removed,
+    'group.member.expire': removed,
+    // A group that turned classic leaves the consumer-protocol table.
+    'group.convert': (e) => {
+      if (e.to === 'classic') c.s.consumerGroups.delete(e.group);
+    },
     'consumer.commit': (e) => {
       if (e.ok) commit(e.group, e.offsets);
     },
@@ -97,7 +133,8 @@ export interface GroupsTimeline {
   readonly rows: Map<string, { group: string; tp: string }>;
   readonly consumers: Set<string>;
   readonly bars: OwnershipBar[];
-  readonly rebalances: { readonly t: number; readonly i: number; readonly group: string; readonly generation: number; readonly reason: string }[];
+  /** Classic rebalances (generation) and consumer-protocol (KIP-848) group epoch bumps (epoch), both as `generation`. */
+  readonly rebalances: { readonly t: number; readonly i: number; readonly group: string; readonly generation: number; readonly reason: string; readonly protocol: 'classic' | 'consumer' }[];
   readonly commits: { readonly t: number; readonly group: string; readonly tp: string; readonly offset: number }[];
   readonly lag: Map<string, LagSeries>;
   maxLag: number;
@@ -161,7 +198,12 @@ export function groupsTimeline(step: number, manual: (consumer: string) => strin
     'process.exit': (e) => closeAll({ node: e.process, t: e.t }),
     'group.rebalance': (e) => {
       tl.groups.add(e.group);
-      tl.rebalances.push({ t: e.t, i: index(), group: e.group, generation: e.generation, reason: e.reason });
+      tl.rebalances.push({ t: e.t, i: index(), group: e.group, generation: e.generation, reason: e.reason, protocol: 'classic' });
+    },
+    'group.consumer.epoch': (e) => {
+      if (e.members === 0) return;
+      tl.groups.add(e.group);
+      tl.rebalances.push({ t: e.t, i: index(), group: e.group, generation: e.epoch, reason: e.reason, protocol: 'consumer' });
     },
     'consumer.commit': (e) => {
       if (!e.ok) return;
