@@ -68,4 +68,18 @@ describe.skipIf(!browserAvailable())('the groups view of a KIP-848 group', () =>
     expect(outage.errors).toEqual([]);
     await p2.close();
   });
+
+  it('compares the classic protocol beside KIP-848 on the same seed: the group figures side by side', async () => {
+    const id = 'busy-group-join-classic-vs-kip848';
+    const { page, errors } = await openPage(app, `?s=${id}&seed=1&compare=1&b=consumer.group.protocol%3Dconsumer`);
+    await waitLoaded(page, 1);
+    const table = page.locator('[data-testid=compare-table]');
+    await table.waitFor();
+    // A: the classic group stops all four members for the join; B: the same group under KIP-848 stops none.
+    const cells = (check: string) => table.locator(`tr[data-check="${check}"] td`).allTextContents();
+    await expect(cells('members.paused.classic')).resolves.toEqual(['members.paused.classic', '4', '0']);
+    await expect(table.locator('tr[data-check="members.paused.classic"]').getAttribute('title')).resolves.toContain('group classic');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

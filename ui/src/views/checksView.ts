@@ -1,4 +1,4 @@
-import { CHECKS, METRICS } from '../../../sim/check/names';
+import { CHECKS, METRICS, GROUP_FIGURES, MEMBER_FIGURES, groupFigureName, memberFigureName } from '../../../sim/check/names';
 import { parseDuration } from '../../../sim/core/time';
 import { el, replace, type Child } from '../lib/dom';
 import { rel } from '../lib/format';
@@ -29,6 +29,9 @@ const ANOMALIES = [
 /** Facts worth knowing, not violations by themselves. */
 const FACTS = ['acked', 'send-failed', 'send-unknown', 'acked-unflushed', 'unseen', 'elections', 'controller-elections', 'unavailability.longest-ms', 'latency.p50-ms', 'latency.p99-ms', 'records-read', 'rebalances', 'lag.max'] as const;
 
+/** Group figures compared side by side in compare mode too (classic beside KIP-848, say), for every group. */
+const COMPARED_GROUP_FIGURES = ['rebalances', 'rebalance.pause-ms', 'partitions.moved', 'members.paused', 're-reads'] as const;
+
 /** Keys compared side by side in compare mode. */
 const COMPARED = ['lost-write', 'acked', 'send-failed', 'errors.NOT_ENOUGH_REPLICAS', 'errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'elected-outside-isr', 'acked-unflushed', 'unavailability.longest-ms', 'latency.p99-ms'];
 
@@ -38,6 +41,10 @@ function describe(name: string): string {
   if (name in CHECKS) return CHECKS[name as keyof typeof CHECKS];
   if (name in METRICS) return METRICS[name as keyof typeof METRICS];
   if (name.startsWith('errors.')) return `errors named ${name.slice(7)} seen by clients`;
+  const g = groupFigureName(name);
+  if (g) return `group ${g.group}: ${GROUP_FIGURES[g.figure]}`;
+  const m = memberFigureName(name);
+  if (m) return `${m.consumer}: ${MEMBER_FIGURES[m.figure]}`;
   return '';
 }
 
@@ -120,7 +127,11 @@ export class ChecksView {
   }
 
   private compareTable(a: LoadedRun, b: LoadedRun): HTMLElement {
-    const rows = COMPARED.filter((k) => (a.payload.checks[k]?.count ?? 0) !== 0 || (b.payload.checks[k]?.count ?? 0) !== 0 || k === 'lost-write' || k === 'acked');
+    const shown = (k: string) => (a.payload.checks[k]?.count ?? 0) !== 0 || (b.payload.checks[k]?.count ?? 0) !== 0;
+    const groupKeys = [...new Set([...Object.keys(a.payload.checks), ...Object.keys(b.payload.checks)])]
+      .filter((k) => (COMPARED_GROUP_FIGURES as readonly string[]).includes(groupFigureName(k)?.figure ?? ''))
+      .sort();
+    const rows = [...COMPARED.filter((k) => shown(k) || k === 'lost-write' || k === 'acked'), ...groupKeys.filter(shown)];
     return el(
       'div',
       { class: 'compare-table' },
@@ -133,7 +144,7 @@ export class ChecksView {
           const va = a.payload.checks[k]?.count ?? 0;
           const vb = b.payload.checks[k]?.count ?? 0;
           const bad = k === 'lost-write' || k === 'elected-outside-isr';
-          return el('tr', { title: describe(k) }, el('td', {}, k), el('td', { class: bad && va > 0 ? 'bad' : '' }, String(va)), el('td', { class: bad && vb > 0 ? 'bad' : '' }, String(vb)));
+          return el('tr', { title: describe(k), 'data-check': k }, el('td', {}, k), el('td', { class: bad && va > 0 ? 'bad' : '' }, String(va)), el('td', { class: bad && vb > 0 ? 'bad' : '' }, String(vb)));
         }),
       ),
     );
