@@ -127,7 +127,14 @@ export interface FetchRequest extends Req<'Fetch'> {
   readonly minBytes: number;
   readonly maxBytes: number;
   readonly isolationLevel: 'read_uncommitted' | 'read_committed';
+  /** The fetch session (KIP-227): 0 for none. */
+  readonly sessionId: number;
+  /** 0 for a full request (a new session), -1 to close it, else the session's epoch. */
+  readonly sessionEpoch: number;
+  /** A full request: every partition; an incremental one: those new or changed since the last request. */
   readonly partitions: readonly FetchPartition[];
+  /** Partitions to remove from the session. */
+  readonly forgottenTopicsData: readonly TopicPartition[];
 }
 export interface FetchPartitionResponse {
   readonly topic: string;
@@ -143,7 +150,11 @@ export interface FetchPartitionResponse {
   readonly currentLeader: LeaderHint | null;
 }
 export interface FetchResponse extends Req<'FetchResponse'> {
+  /** A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH) comes with no partitions. */
   readonly error: KafkaError;
+  /** The session this response belongs to (0: none, or none could be created). */
+  readonly sessionId: number;
+  /** To a full request every partition; to an incremental one those with something new for the fetcher. */
   readonly partitions: readonly FetchPartitionResponse[];
   /** KIP-951 NodeEndpoints: the live brokers among the leaders the partitions name. */
   readonly nodeEndpoints?: readonly number[];

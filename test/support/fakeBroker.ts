@@ -326,10 +326,12 @@ export class FakeBroker extends Process {
   }
 
   // ---- Fetch with the long poll ----
+  // No fetch sessions (as a broker with max.incremental.fetch.session.cache.slots=0): session id 0 in every
+  // answer, so every fetch the consumer sends is a full one, answered for all its partitions.
 
   private onFetch(from: string, req: FetchRequest): void {
     const r = this.readFetch(req);
-    if (r.bytes >= req.minBytes || r.error || req.maxWaitMs <= 0) return this.reply(from, { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions: r.partitions });
+    if (r.bytes >= req.minBytes || r.error || req.maxWaitMs <= 0) return this.reply(from, { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', sessionId: 0, partitions: r.partitions });
     const timer = this.setTimer(ms(req.maxWaitMs), () => this.completeParked(from, req, true));
     this.parked.push({ from, req, timer });
   }
@@ -341,7 +343,7 @@ export class FakeBroker extends Process {
     if (!timedOut && r.bytes < req.minBytes && !r.error) return;
     const [p] = this.parked.splice(i, 1);
     this.cancelTimer(p!.timer);
-    this.reply(from, { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions: r.partitions });
+    this.reply(from, { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', sessionId: 0, partitions: r.partitions });
   }
 
   /** New data or a new high watermark: parked fetches may be complete. */

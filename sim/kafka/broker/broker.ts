@@ -756,6 +756,7 @@ export class Broker extends Process {
       },
       nowMs: () => Math.floor(this.now / 1000),
       nowUs: () => this.now,
+      random: this.random.fork('fetch-sessions'),
       effectiveMinIsr: (topic) => this.image.effectiveMinIsr(topic),
       isReplicaIsrEligible: (id, epoch) => {
         const b = this.image.broker(id);

@@ -106,9 +106,14 @@ export class Partition {
   isr: readonly number[] = [];
   elr: readonly number[] = [];
   private followers = new Map<number, FollowerState>();
-  /** The HW and log start offset each follower was last told (the leader's side of a fetch session). */
-  private sentToFollower = new Map<number, { hw: number; logStart: number }>();
   private pending: PendingIsr | null = null;
+  /**
+   * What the last fetchAsLeader that read nothing saw (it returns null rather than a response object: most
+   * partitions of most fetches have nothing new, and their session leaves them out of the answer).
+   */
+  readHighWatermark = -1;
+  readLogStartOffset = -1;
+  private readLogEndOffset = -1;
   /** The log end offset when this leader epoch began (a follower must reach it to join the ISR). */
   leaderEpochStartOffset = 0;
 
@@ -179,7 +184,6 @@ export class Partition {
     // KIP-279: the new epoch starts at our log end offset, recorded at once so any follower's epoch is answerable.
     this.log.assignEpochStartOffset(this.leaderEpoch, leo);
     this.followers = new Map();
-    this.sentToFollower = new Map();
     for (const r of this.replicas) {
       if (r !== this.host.brokerId) this.followers.set(r, resetFollowerState(r, this.isr.includes(r), now));
     }
@@ -260,6 +264,8 @@ export class Partition {
   /**
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
    * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
+   * Returns null when the read found nothing and nothing went wrong (no records, no error, no diverging
+   * epoch), with the HW, log start and end it saw in readHighWatermark etc. for `emptyReadResponse`.
    */
   fetchAsLeader(
     req: FetchPartition,
@@ -279,8 +285,7 @@ export class Partition {
     if (isFollower && req.fetchOffset === leo && req.lastFetchedEpoch === log.latestEpoch() && leo >= log.logStartOffset) {
       // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-      if (this.unchangedForFollower(replicaId, hw)) return null;
-      return this.response('NONE', hw, leo, null, NO_BATCHES);
+      return this.emptyRead(hw, leo);
     }
     if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
       const d = divergingEpoch(req.fetchOffset, req.lastFetchedEpoch, (e) => log.endOffsetForEpoch(e));
@@ -296,34 +301,21 @@ export class Partition {
     // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
     const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
-    if (isFollower) {
-      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-      // Nothing read (a caught-up follower of an empty log sends no last epoch, so it misses the shortcut above).
-      if (r.batches.length === 0 && this.unchangedForFollower(replicaId, hw)) return null;
-      if (r.batches.length > 0) this.noteSent(replicaId, hw, log.logStartOffset);
-    }
+    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    if (r.batches.length === 0) return this.emptyRead(hw, leo);
     return this.response('NONE', hw, leo, null, r.batches);
   }
 
-  /**
-   * Whether a response for this follower with no records can be left out, as an incremental fetch session
-   * (KIP-227) leaves out a partition whose HW and log start offset are what the follower was last told;
-   * otherwise it notes the new ones [FetchSession.scala CachedPartition.maybeUpdateResponseData].
-   */
-  private unchangedForFollower(replicaId: number, hw: number): boolean {
-    const sent = this.sentToFollower.get(replicaId);
-    if (sent && sent.hw === hw && sent.logStart === this.log.logStartOffset) return true;
-    this.noteSent(replicaId, hw, this.log.logStartOffset);
-    return false;
+  private emptyRead(hw: number, leo: number): null {
+    this.readHighWatermark = hw;
+    this.readLogStartOffset = this.log.logStartOffset;
+    this.readLogEndOffset = leo;
+    return null;
   }
 
-  /** What the last response to this follower said (updated in place: this runs on every follower fetch). */
-  private noteSent(replicaId: number, hw: number, logStart: number): void {
-    const sent = this.sentToFollower.get(replicaId);
-    if (sent) {
-      sent.hw = hw;
-      sent.logStart = logStart;
-    } else this.sentToFollower.set(replicaId, { hw, logStart });
+  /** The answer for the last read that found nothing (see fetchAsLeader). */
+  emptyReadResponse(): FetchPartitionResponse {
+    return this.response('NONE', this.readHighWatermark, this.readLogEndOffset, null, NO_BATCHES);
   }
 
   /** One partition of a fetch response (a plain literal: object spread is slow on this hot path). */

@@ -1,7 +1,8 @@
 import { ms } from '../../core/time';
 import type { Outcome } from '../net/networkClient';
-import type { FetchPartition, FetchPartitionResponse, FetchRequest, FetchResponse } from '../protocol';
-import { batchesBytes, tpKey } from '../protocol';
+import { FetchSessionHandler } from '../client/fetchSessionHandler';
+import type { FetchPartitionResponse, FetchRequest, FetchResponse } from '../protocol';
+import { batchesBytes, REQUEST_HEADER_BYTES, tpKey } from '../protocol';
 import { lastOffset } from '../records';
 import type { Partition } from './partition';
 import { offsetTruncationState } from './rules/truncation';
@@ -68,6 +69,8 @@ interface FetchState {
  */
 export class ReplicaFetcher {
   private readonly parts = new Map<string, FetchState>();
+  /** The incremental fetch session with the leader (KIP-227) [RemoteLeaderEndPoint.fetchSessionHandler]. */
+  private readonly session = new FetchSessionHandler();
   private inFlight = false;
   /** A forced fsync (flush.messages) of an append holds the next fetch until it completes. */
   private blockedUntilUs = 0;
@@ -124,32 +127,36 @@ export class ReplicaFetcher {
       this.host.setTimer(this.blockedUntilUs - now, () => this.fetch());
       return;
     }
-    const partitions: FetchPartition[] = [];
+    // Every partition ready for fetching goes into the session; the request carries only those that changed
+    // [AbstractFetcherThread.buildFetch -> FetchSessionHandler.Builder].
+    const session = this.session;
+    session.begin();
+    let fetchable = 0;
     let nextDelay = Infinity;
     let throttled = false;
-    for (const s of this.parts.values()) {
+    const maxBytes = this.host.config['replica.fetch.max.bytes'];
+    const legacy = this.host.legacyHighWatermarkTruncation;
+    for (const [key, s] of this.parts) {
       if (s.parked) continue;
       if (s.delayedUntilUs > now) {
         nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
         continue;
       }
+      // A throttled partition stays out of this round, so the session forgets it until it is fetched again
+      // [RemoteLeaderEndPoint.buildFetch: `!shouldFollowerThrottle` before builder.add].
       if (this.host.shouldFollowerThrottle(s.partition)) {
         throttled = true;
         continue;
       }
-      const log = s.partition.log;
-      partitions.push({
-        topic: s.partition.topic,
-        partition: s.partition.partition,
-        fetchOffset: log.logEndOffset,
-        lastFetchedEpoch: this.host.legacyHighWatermarkTruncation ? -1 : log.latestEpoch(),
-        currentLeaderEpoch: s.leaderEpoch,
-        logStartOffset: log.logStartOffset,
-        maxBytes: this.host.config['replica.fetch.max.bytes'],
-      });
+      const p = s.partition;
+      const log = p.log;
+      session.add(key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
+      fetchable++;
     }
-    if (partitions.length === 0) {
-      // Only throttled partitions: wait replica.fetch.backoff.ms and look again [AbstractFetcherThread `maybeFetch`].
+    const data = session.build();
+    // Nothing to fetch and nothing to forget: no request [RemoteLeaderEndPoint.buildFetch]. Only throttled (or
+    // backing-off) partitions: wait replica.fetch.backoff.ms and look again [AbstractFetcherThread `maybeFetch`].
+    if (fetchable === 0 && data.forgottenTopicsData.length === 0) {
       if (throttled) nextDelay = Math.min(nextDelay, ms(this.host.config['replica.fetch.backoff.ms']));
       if (nextDelay !== Infinity) this.host.setTimer(nextDelay, () => this.fetch());
       return;
@@ -166,9 +173,12 @@ export class ReplicaFetcher {
         minBytes: c['replica.fetch.min.bytes'],
         maxBytes: c['replica.fetch.response.max.bytes'],
         isolationLevel: 'read_uncommitted',
-        partitions,
+        sessionId: data.sessionId,
+        sessionEpoch: data.sessionEpoch,
+        partitions: data.partitions,
+        forgottenTopicsData: data.forgottenTopicsData,
       },
-      partitions.length * 32,
+      REQUEST_HEADER_BYTES + (data.partitions.length + data.forgottenTopicsData.length) * 32,
       c['replica.socket.timeout.ms'] + c['replica.fetch.wait.max.ms'],
       (o) => this.onResponse(o),
     );
@@ -178,10 +188,17 @@ export class ReplicaFetcher {
     this.inFlight = false;
     if (this.stopped) return;
     const backoffUs = ms(this.host.config['replica.fetch.backoff.ms']);
-    if (!o.ok || o.response.error !== 'NONE') {
-      // The whole request failed: back off every partition [AbstractFetcherThread.handlePartitionsWithErrors].
+    if (!o.ok) {
+      // The whole request failed: the next one is full, and every partition backs off
+      // [RemoteLeaderEndPoint.fetch -> FetchSessionHandler.handleError; AbstractFetcherThread.handlePartitionsWithErrors].
+      this.session.handleError();
       for (const s of this.parts.values()) s.delayedUntilUs = this.nowUs() + backoffUs;
       this.host.setTimer(backoffUs, () => this.fetch());
+      return;
+    }
+    if (!this.session.handleResponse(o.response)) {
+      // A session error (or an unusable answer): no partition data, and the next request is full at once.
+      this.fetch();
       return;
     }
     for (const r of o.response.partitions) {

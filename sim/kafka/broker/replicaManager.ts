@@ -1,3 +1,4 @@
+import type { Random } from '../../core/random';
 import { NO_TIMER, type TimerId } from '../../core/scheduler';
 import { ms } from '../../core/time';
 import type { KafkaError } from '../errors';
@@ -12,8 +13,9 @@ import type {
   ProduceRequest,
   ProduceResponse,
 } from '../protocol';
-import { batchesBytes, tpKey } from '../protocol';
+import { batchesBytes } from '../protocol';
 import type { RecordBatch } from '../records';
+import { contextPartitions, FetchManager, type FetchContext } from './fetchSession';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
 import { UnifiedLogAdapter } from './unifiedLogAdapter';
@@ -35,6 +37,8 @@ export interface ReplicaManagerHost extends ReplicaHost, Omit<FetcherHost, 'conf
   metadataLeader(topic: string, partition: number): LeaderHint;
   /** Registered and unfenced [KRaftMetadataCache.getAliveBrokerNode]. */
   isAliveBroker(brokerId: number): boolean;
+  /** The broker's stream for fetch session ids. */
+  readonly random: Random;
 }
 
 interface DelayedProduce {
@@ -55,8 +59,63 @@ interface ProduceWaiter {
 interface DelayedFetch {
   readonly from: string;
   readonly req: FetchRequest;
+  /** Its fetch session's view: which partitions it reads and how the answer is cut down. */
+  readonly ctx: FetchContext;
   timer: TimerId;
   done: boolean;
+}
+
+/**
+ * The delayed fetches watching one partition, in the order they were parked, each with its part of the fetch;
+ * completed ones are dropped lazily, when they have come to outnumber the rest. [src: DelayedOperationPurgatory
+ * `Watchers`, `purgeCompleted`]
+ */
+class FetchWatchers {
+  readonly ops: DelayedFetch[] = [];
+  readonly parts: FetchPartition[] = [];
+  /** Watchers at the last purge: the next one is due when the list has doubled since. */
+  private purgeAt = 16;
+  /** Scans under way (completions): no purge moves entries meanwhile. */
+  scanning = 0;
+
+  get isEmpty(): boolean {
+    return this.ops.length === 0;
+  }
+
+  watch(op: DelayedFetch, fp: FetchPartition): void {
+    if (this.ops.length >= this.purgeAt && this.scanning === 0) this.purge();
+    this.ops.push(op);
+    this.parts.push(fp);
+  }
+
+  private purge(): void {
+    let n = 0;
+    for (let i = 0; i < this.ops.length; i++) {
+      const op = this.ops[i]!;
+      if (op.done) continue;
+      this.ops[n] = op;
+      this.parts[n] = this.parts[i]!;
+      n++;
+    }
+    this.ops.length = n;
+    this.parts.length = n;
+    this.purgeAt = Math.max(16, 2 * n);
+  }
+}
+
+/** A partition this broker has no replica of. */
+function notLeaderResponse(tp: { readonly topic: string; readonly partition: number }): FetchPartitionResponse {
+  return {
+    topic: tp.topic,
+    partition: tp.partition,
+    error: 'NOT_LEADER_OR_FOLLOWER',
+    highWatermark: -1,
+    logStartOffset: -1,
+    logEndOffset: -1,
+    divergingEpoch: null,
+    batches: [],
+    currentLeader: null,
+  };
 }
 
 /**
@@ -69,7 +128,9 @@ export class ReplicaManager {
   private readonly fetchers = new Map<number, ReplicaFetcher>();
   private readonly produceWaiters = new Map<string, ProduceWaiter[]>();
   /** partition -> the delayed fetches waiting on it, each with its part of the fetch for that partition. */
-  private readonly fetchWaiters = new Map<string, Map<DelayedFetch, FetchPartition>>();
+  private readonly fetchWaiters = new Map<string, FetchWatchers>();
+  /** Incremental fetch sessions (KIP-227) of the fetchers of this broker's leaders. */
+  private readonly fetchManager: FetchManager;
   /**
    * While a Produce request is being appended: the partitions appended so far and whether each append moved the
    * HW. Their delayed operations are checked once the whole request is appended, not after each partition
@@ -81,7 +142,9 @@ export class ReplicaManager {
   private inControlledShutdown = false;
   private stopped = false;
 
-  constructor(private readonly host: ReplicaManagerHost) {}
+  constructor(private readonly host: ReplicaManagerHost) {
+    this.fetchManager = new FetchManager(host.config['max.incremental.fetch.session.cache.slots'], host.random);
+  }
 
   /** [ReplicaManager.scala `beginControlledShutdown`] */
   beginControlledShutdown(): void {
@@ -366,53 +429,64 @@ export class ReplicaManager {
 
   // ---- fetch ----
 
-  /** Handles a Fetch from a follower or a consumer [ReplicaManager.fetchMessages]. */
+  /**
+   * Handles a Fetch from a follower or a consumer [ReplicaManager.fetchMessages; KafkaApis.handleFetchRequest]:
+   * its fetch session says which partitions to read (a session error is answered at once); the answer goes now
+   * when it is ready, else the fetch waits up to maxWaitMs in purgatory.
+   */
   handleFetch(from: string, req: FetchRequest): void {
-    const resp = this.readAll(req);
-    if (resp.ready || req.maxWaitMs <= 0) {
-      this.sendFetchResponse(from, req, resp.partitions);
+    const ctx = this.fetchManager.newContext(req, req.replicaId >= 0, this.host.nowMs());
+    if (ctx.kind === 'error') {
+      this.sendFetchResponse(from, req, ctx, []);
       return;
     }
-    const op: DelayedFetch = { from, req, timer: NO_TIMER, done: false };
-    for (const fp of req.partitions) {
-      const key = tpKey(fp.topic, fp.partition);
-      let waiting = this.fetchWaiters.get(key);
-      if (!waiting) this.fetchWaiters.set(key, (waiting = new Map()));
-      waiting.set(op, fp);
+    const read = this.readAll(req, ctx);
+    if (read.ready || req.maxWaitMs <= 0) {
+      this.sendFetchResponse(from, req, ctx, read.partitions);
+      return;
+    }
+    const op: DelayedFetch = { from, req, ctx, timer: NO_TIMER, done: false };
+    const parts = contextPartitions(ctx);
+    for (let i = 0; i < parts.length; i++) {
+      const cp = parts[i]!;
+      let waiting = this.fetchWaiters.get(cp.key);
+      if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
+      waiting.watch(op, cp);
     }
     op.timer = this.host.setTimerId(ms(req.maxWaitMs), () => this.completeFetch(op));
   }
 
   /**
-   * Reads every partition of a fetch. `ready` when there is an error to report, a diverging epoch, or at
-   * least minBytes of data [DelayedFetch.tryComplete]. Follower state is updated on every read, as Kafka
-   * does when a follower fetch is first served.
+   * Reads every partition of a fetch context, in its order, within the request's byte budget. The answer carries
+   * each partition with records, an error or a diverging epoch; one with nothing new only when the request is
+   * full (or sessionless) or its HW or log start moved since the fetcher was last told. `ready` when there is
+   * nothing to read, an error, a diverging epoch or minBytes of data [ReplicaManager.fetchMessages;
+   * DelayedFetch.tryComplete]. Follower state is updated on every read, as Kafka does.
    */
-  private readAll(req: FetchRequest): { ready: boolean; partitions: FetchPartitionResponse[] } {
+  private readAll(req: FetchRequest, ctx: FetchContext): { ready: boolean; partitions: FetchPartitionResponse[] } {
     const out: FetchPartitionResponse[] = [];
     let bytes = 0;
     let ready = false;
+    let any = false;
     let budget = req.maxBytes;
-    for (const fp of req.partitions) {
-      const p = this.partition(fp.topic, fp.partition);
-      let r: FetchPartitionResponse;
+    const answerAll = ctx.kind !== 'incremental';
+    const parts = contextPartitions(ctx);
+    for (let i = 0; i < parts.length; i++) {
+      const cp = parts[i]!;
+      any = true;
+      const p = this.partition(cp.topic, cp.partition);
       if (!p) {
-        r = {
-          topic: fp.topic,
-          partition: fp.partition,
-          error: 'NOT_LEADER_OR_FOLLOWER',
-          highWatermark: -1,
-          logStartOffset: -1,
-          logEndOffset: -1,
-          divergingEpoch: null,
-          batches: [],
-          currentLeader: null,
-        };
-      } else {
-        const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
-        const got = p.fetchAsLeader(fp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled);
-        if (got === null) continue; // nothing new for this follower (an incremental fetch session leaves it out)
-        r = got;
+        ready = true;
+        out.push(notLeaderResponse(cp));
+        continue;
+      }
+      // A throttled follower's read returns no records (its fetch still counts) [ReplicaManager.readFromLog `shouldLeaderThrottle`].
+      const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
+      const r = p.fetchAsLeader(cp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled);
+      if (r === null) {
+        // Nothing read: answered in a full context, or when the fetcher's view of the HW or log start is stale.
+        if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
+        continue;
       }
       const b = batchesBytes(r.batches);
       bytes += b;
@@ -420,7 +494,7 @@ export class ReplicaManager {
       if (r.error !== 'NONE' || r.divergingEpoch) ready = true;
       out.push(r);
     }
-    if (bytes >= req.minBytes && bytes > 0) ready = true;
+    if (!any || bytes >= req.minBytes) ready = true;
     return { ready, partitions: out };
   }
 
@@ -430,14 +504,16 @@ export class ReplicaManager {
    */
   private completeFetchWaiters(p: Partition, why: 'leader-append' | 'leader-append-hw' | 'hw' | 'leadership'): void {
     const waiting = this.fetchWaiters.get(p.key);
-    if (!waiting || waiting.size === 0) return;
+    if (!waiting || waiting.isEmpty) return;
     const followers = why !== 'hw';
     const consumers = why === 'hw' || why === 'leader-append-hw';
-    for (const [op, fp] of [...waiting]) {
-      if (op.done) {
-        waiting.delete(op);
-        continue;
-      }
+    // The ones parked now, in the order they were parked (a completion may park new ones: they wait their turn).
+    const n = waiting.ops.length;
+    waiting.scanning++;
+    for (let i = 0; i < n; i++) {
+      const op = waiting.ops[i]!;
+      const fp = waiting.parts[i]!;
+      if (op.done) continue;
       const isFollower = op.req.replicaId >= 0;
       if (why === 'leadership' || (isFollower ? followers : consumers)) {
         if (why === 'leadership') {
@@ -445,17 +521,21 @@ export class ReplicaManager {
           continue;
         }
         // The partition that moved first: when it alone has minBytes, so does the whole fetch.
-        if (this.peekPartition(p, fp, isFollower, op.req.replicaId) >= op.req.minBytes || this.peekBytes(op.req) >= op.req.minBytes) this.completeFetch(op);
+        if (this.peekPartition(p, fp, isFollower, op.req.replicaId) >= op.req.minBytes || this.peekBytes(op) >= op.req.minBytes) this.completeFetch(op);
       }
     }
+    waiting.scanning--;
   }
 
   /** Bytes a fetch would get now, without updating any state (a leadership change counts as ready). */
-  private peekBytes(req: FetchRequest): number {
+  private peekBytes(op: DelayedFetch): number {
     let bytes = 0;
-    for (const fp of req.partitions) {
-      bytes += this.peekPartition(this.partition(fp.topic, fp.partition), fp, req.replicaId >= 0, req.replicaId);
-      if (bytes >= req.minBytes) return bytes;
+    const isFollower = op.req.replicaId >= 0;
+    const parts = contextPartitions(op.ctx);
+    for (let i = 0; i < parts.length; i++) {
+      const cp = parts[i]!;
+      bytes += this.peekPartition(this.partition(cp.topic, cp.partition), cp, isFollower, op.req.replicaId);
+      if (bytes >= op.req.minBytes) return bytes;
     }
     return bytes;
   }
@@ -472,29 +552,32 @@ export class ReplicaManager {
 
   private completeFetch(op: DelayedFetch): void {
     if (op.done) return;
-    op.done = true;
+    op.done = true; // its watchers drop it lazily
     this.host.cancelTimer(op.timer);
-    for (const fp of op.req.partitions) this.fetchWaiters.get(tpKey(fp.topic, fp.partition))?.delete(op);
-    const resp = this.readAll(op.req);
-    this.sendFetchResponse(op.from, op.req, resp.partitions);
+    const read = this.readAll(op.req, op.ctx);
+    this.sendFetchResponse(op.from, op.req, op.ctx, read.partitions);
   }
 
-  private sendFetchResponse(from: string, req: FetchRequest, answers: FetchPartitionResponse[]): void {
-    const { partitions, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
+  private sendFetchResponse(from: string, req: FetchRequest, ctx: FetchContext, answers: FetchPartitionResponse[]): void {
+    // Leader hints go in before the session keeps what changed (an error is always answered) [KafkaApis.handleFetchRequest
+    // processResponseCallback -> fetchContext.updateAndGenerateResponseData].
+    const { partitions: hinted, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
+    const r = this.fetchManager.respond(ctx, this.host.nowMs(), hinted);
     let bytes = 0;
-    for (const p of partitions) {
+    for (const p of r.partitions) {
       const b = batchesBytes(p.batches);
       bytes += b + 32;
       if (req.replicaId < 0) this.host.metrics.bytesOut.mark(b);
       else this.host.metrics.replicationBytesOut.mark(b);
+      // Bytes of throttled partitions sent to a follower count towards the leader quota [KafkaApis: quotas.leader.record(sizeOfThrottledPartitions)].
       if (req.replicaId >= 0 && b > 0) {
         const part = this.partition(p.topic, p.partition);
         if (part) this.host.recordLeaderThrottled(part, b);
       }
     }
     const resp: FetchResponse = nodeEndpoints
-      ? { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions, nodeEndpoints }
-      : { type: 'FetchResponse', correlationId: req.correlationId, error: 'NONE', partitions };
+      ? { type: 'FetchResponse', correlationId: req.correlationId, error: r.error, sessionId: r.sessionId, partitions: r.partitions, nodeEndpoints }
+      : { type: 'FetchResponse', correlationId: req.correlationId, error: r.error, sessionId: r.sessionId, partitions: r.partitions };
     this.host.reply(from, resp, bytes);
   }
 

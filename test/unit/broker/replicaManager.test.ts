@@ -11,7 +11,7 @@ import { World } from '../../../sim/world/world';
 import { BrokerMetrics } from '../../../sim/kafka/broker/brokerMetrics';
 
 /** Broker 1 of a two-broker partition set, driven by hand: requests in, replies captured in order. */
-function leaderBroker(replicas: readonly number[] = [1, 2]) {
+function leaderBroker(replicas: readonly number[] = [1, 2], overrides: Partial<ReplicaManagerHost> = {}) {
   const w = new World({ seed: 1 });
   const h = w.addHost({ id: 'broker-1' });
   const tasks = directTaskScheduler(w.scheduler);
@@ -27,6 +27,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2]) {
     logManager,
     nowMs: () => Math.floor(w.now / 1000),
     nowUs: () => w.now,
+    random: w.random.fork('fetch-sessions'),
     effectiveMinIsr: () => 1,
     isReplicaIsrEligible: () => true,
     sendAlterPartition: () => {},
@@ -52,6 +53,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2]) {
     metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
     isAliveBroker: () => true,
     metrics: new BrokerMetrics(w.now),
+    ...overrides,
   };
   const rm = new ReplicaManager(host);
   for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 1, leaderEpoch: 0, partitionEpoch: 0, replicas, isr: replicas, elr: [] });
@@ -67,7 +69,10 @@ const followerFetch = (correlationId: number, offset: number): FetchRequest => (
   minBytes: 1,
   maxBytes: 10_485_760,
   isolationLevel: 'read_uncommitted',
+  sessionId: 0,
+  sessionEpoch: -1, // sessionless: every partition is answered
   partitions: [0, 1].map((partition) => ({ topic: 'orders', partition, fetchOffset: offset, lastFetchedEpoch: offset === 0 ? -1 : 0, currentLeaderEpoch: 0, logStartOffset: 0, maxBytes: 1_048_576 })),
+  forgottenTopicsData: [],
 });
 
 const produce = (correlationId: number, acks: -1 | 1): ProduceRequest => ({
@@ -105,16 +110,137 @@ describe('ReplicaManager: delayed operations after a Produce', () => {
   });
 });
 
-describe('ReplicaManager: follower fetch responses', () => {
-  it('leaves out an empty partition whose HW and log start the follower was already told, epoch or not', () => {
+describe('ReplicaManager: fetch sessions (KIP-227)', () => {
+  const full = (id: number) => ({ ...followerFetch(id, 0), maxWaitMs: 0, sessionEpoch: 0 });
+  const incremental = (id: number, sessionId: number, sessionEpoch: number, partitions: FetchRequest['partitions'] = []) => ({
+    ...followerFetch(id, 0),
+    maxWaitMs: 0,
+    sessionId,
+    sessionEpoch,
+    partitions,
+  });
+  const answers = (replies: { msg: unknown }[]) => replies.map((r) => r.msg as FetchResponse);
+
+  it('answers a full fetch with every partition and a session; later ones leave out what the follower already has', () => {
     const { rm, replies } = leaderBroker();
-    const now = (id: number) => ({ ...followerFetch(id, 0), maxWaitMs: 0 });
-    rm.handleFetch('broker-2', now(1));
-    rm.handleFetch('broker-2', now(2));
-    const [first, second] = replies.map((r) => r.msg as unknown as FetchResponse);
-    // The follower's empty logs have no epoch to send (lastFetchedEpoch -1) while the leader's epoch cache has
-    // epoch 0: that must not make the partitions count as changed [FetchSession.scala maybeUpdateResponseData].
+    rm.handleFetch('broker-2', full(1));
+    const [first] = answers(replies);
     expect(first!.partitions.map((p) => p.partition)).toEqual([0, 1]);
-    expect(second!.partitions).toEqual([]);
+    expect(first!.sessionId).toBeGreaterThan(0);
+    // Nothing changed: an empty request, an empty answer. The follower's empty logs have no epoch to send
+    // (lastFetchedEpoch -1) while the leader's epoch cache has epoch 0: that must not count as a change.
+    rm.handleFetch('broker-2', incremental(2, first!.sessionId, 1));
+    expect(answers(replies)[1]).toMatchObject({ error: 'NONE', sessionId: first!.sessionId, partitions: [] });
+    // New data on partition 1 (sent because the follower's fetch offset is still 0 in the session).
+    rm.handleProduce('producer-1', { ...produce(3, 1), partitions: [produce(3, 1).partitions[1]!] });
+    rm.handleFetch('broker-2', incremental(4, first!.sessionId, 2));
+    const third = answers(replies).find((r) => r.correlationId === 4)!;
+    expect(third.partitions.map((p) => [p.partition, p.batches.length])).toEqual([[1, 1]]);
+  });
+
+  it('refuses an unknown session id and a wrong epoch with the session errors and no partitions', () => {
+    const { rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', full(1));
+    const id = answers(replies)[0]!.sessionId;
+    rm.handleFetch('broker-2', incremental(2, id + 1, 1));
+    rm.handleFetch('broker-2', incremental(3, id, 5));
+    expect(answers(replies).slice(1).map((r) => [r.error, r.partitions.length])).toEqual([
+      ['FETCH_SESSION_ID_NOT_FOUND', 0],
+      ['INVALID_FETCH_SESSION_EPOCH', 0],
+    ]);
+    // The session is still there at its epoch: the right request goes through.
+    rm.handleFetch('broker-2', incremental(4, id, 1));
+    expect(answers(replies)[3]!.error).toBe('NONE');
+  });
+
+  it('forgets partitions the request names, and closes the session a full request replaces', () => {
+    const { rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', full(1));
+    const id = answers(replies)[0]!.sessionId;
+    rm.handleFetch('broker-2', { ...incremental(2, id, 1), forgottenTopicsData: [{ topic: 'orders', partition: 0 }] });
+    rm.handleProduce('producer-1', produce(3, 1));
+    rm.handleFetch('broker-2', incremental(4, id, 2));
+    expect(answers(replies).find((r) => r.correlationId === 4)!.partitions.map((p) => p.partition)).toEqual([1]);
+    rm.handleFetch('broker-2', { ...full(5), sessionId: id });
+    rm.handleFetch('broker-2', incremental(6, id, 3));
+    expect(answers(replies).find((r) => r.correlationId === 6)!.error).toBe('FETCH_SESSION_ID_NOT_FOUND');
+  });
+});
+
+describe('ReplicaManager: fetch sessions with throttles, leader hints and a follower\'s own session', () => {
+  const answers = (replies: { msg: unknown }[]) => replies.map((r) => r.msg as FetchResponse);
+  const full = (id: number) => ({ ...followerFetch(id, 0), maxWaitMs: 0, sessionEpoch: 0 });
+  const incremental = (id: number, sessionId: number, sessionEpoch: number, maxWaitMs = 0) => ({ ...followerFetch(id, 0), maxWaitMs, sessionId, sessionEpoch, partitions: [] });
+
+  it('a throttled leader read returns no records and stays out of the answer; only bytes sent count towards the quota', () => {
+    const recorded: [number, number][] = [];
+    const { rm, replies } = leaderBroker([1, 2], {
+      shouldLeaderThrottle: (p) => p.partition === 1, // [ReplicaManager.readFromLog `shouldLeaderThrottle`]
+      recordLeaderThrottled: (p, bytes) => recorded.push([p.partition, bytes]),
+    });
+    rm.handleFetch('broker-2', full(1));
+    const id = answers(replies)[0]!.sessionId;
+    rm.handleProduce('producer-1', produce(2, 1));
+    rm.handleFetch('broker-2', incremental(3, id, 1));
+    const r = answers(replies).find((x) => x.correlationId === 3)!;
+    expect(r.partitions.map((p) => [p.partition, p.batches.length])).toEqual([[0, 1]]);
+    expect(recorded.map(([p]) => p)).toEqual([0]);
+    expect(recorded[0]![1]).toBeGreaterThan(0);
+    // A parked fetch is not completed by an append to the throttled partition alone [DelayedFetch.tryComplete].
+    rm.handleFetch('broker-2', { ...incremental(4, id, 2, 500), partitions: [{ topic: 'orders', partition: 0, fetchOffset: 1, lastFetchedEpoch: 0, currentLeaderEpoch: 0, logStartOffset: 0, maxBytes: 1_048_576 }] });
+    rm.handleProduce('producer-1', { ...produce(5, 1), partitions: [produce(5, 1).partitions[1]!] });
+    expect(answers(replies).some((x) => x.correlationId === 4)).toBe(false);
+  });
+
+  it('a partition this broker no longer leads is answered in an incremental session with the new leader (KIP-951)', () => {
+    const { rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', full(1));
+    const id = answers(replies)[0]!.sessionId;
+    rm.applyPartitionState('orders', 0, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, replicas: [1, 2], isr: [1, 2], elr: [] });
+    // The fetcher learned the new epoch: the partition is changed in the session, the broker answers it (and only it).
+    const moved = { topic: 'orders', partition: 0, fetchOffset: 0, lastFetchedEpoch: -1, currentLeaderEpoch: 1, logStartOffset: 0, maxBytes: 1_048_576 };
+    rm.handleFetch('broker-2', { ...incremental(2, id, 1), partitions: [moved] });
+    const r = answers(replies).find((x) => x.correlationId === 2)!;
+    expect(r.partitions).toHaveLength(1);
+    expect(r.partitions[0]).toMatchObject({ partition: 0, error: 'NOT_LEADER_OR_FOLLOWER', currentLeader: { leaderId: 2, leaderEpoch: 1 } });
+    expect(r.nodeEndpoints).toEqual([2]);
+  });
+
+  it('a follower leaves a throttled partition out of its session (forgotten) and adds it back in full once the quota allows', () => {
+    const throttled = new Set<number>();
+    const sent: { req: Omit<FetchRequest, 'correlationId'>; done: (o: { ok: true; response: FetchResponse }) => void }[] = [];
+    const { w, rm } = leaderBroker([1, 2], {
+      shouldFollowerThrottle: (p) => throttled.has(p.partition), // [RemoteLeaderEndPoint.buildFetch]
+      sendFetch: (_leader, req, _bytes, _timeout, done) => sent.push({ req, done }),
+    });
+    for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, replicas: [1, 2], isr: [2], elr: [] });
+    w.runUntil(w.now + 1000);
+    const answer = (sessionId: number, parts: readonly number[]) =>
+      sent[sent.length - 1]!.done({
+        ok: true,
+        response: {
+          type: 'FetchResponse',
+          correlationId: 0,
+          error: 'NONE',
+          sessionId,
+          partitions: parts.map((partition) => ({ topic: 'orders', partition, error: 'NONE', highWatermark: 0, logStartOffset: 0, logEndOffset: 0, divergingEpoch: null, batches: [], currentLeader: null })),
+        },
+      });
+    const shape = (i: number) => ({ epoch: sent[i]!.req.sessionEpoch, parts: sent[i]!.req.partitions.map((p) => p.partition), forgotten: sent[i]!.req.forgottenTopicsData.map((p) => p.partition) });
+    expect(shape(0)).toEqual({ epoch: 0, parts: [0, 1], forgotten: [] });
+    throttled.add(1);
+    answer(9, [0, 1]);
+    expect(shape(1)).toEqual({ epoch: 1, parts: [], forgotten: [1] });
+    answer(9, []);
+    expect(shape(2)).toEqual({ epoch: 2, parts: [], forgotten: [] });
+    throttled.delete(1);
+    answer(9, []);
+    expect(shape(3)).toEqual({ epoch: 3, parts: [1], forgotten: [] });
+    // Everything throttled: one request forgets the rest, then none until replica.fetch.backoff.ms has passed.
+    throttled.add(0).add(1);
+    answer(9, []);
+    expect(shape(4)).toEqual({ epoch: 4, parts: [], forgotten: [0, 1] });
+    answer(9, []);
+    expect(sent).toHaveLength(5);
   });
 });

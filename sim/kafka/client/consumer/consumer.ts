@@ -190,6 +190,7 @@ export class Consumer extends Process {
     if (this.closing) return;
     this.closing = true;
     const done = (): void => {
+      this.fetcher.closeSessions();
       this.trace.emit('consumer.close', this.id, { group: this.config['group.id'], memberId: this.coordinator?.memberId ?? '' });
       cb();
     };

@@ -1,16 +1,18 @@
 /**
  * Sends Fetch requests for the assigned partitions and buffers what comes back
- * [clients/.../consumer/internals/AbstractFetcher.java `prepareFetchRequests`, `handleFetchSuccess`;
+ * [clients/.../consumer/internals/AbstractFetch.java `prepareFetchRequests`, `handleFetchSuccess`;
  *  FetchCollector.java `handleInitializeErrors`]: one request in flight per leader, covering every fetchable
- * partition that leader leads and that has no data buffered; the broker waits up to fetch.max.wait.ms for
- * fetch.min.bytes and returns only records below the high watermark.
+ * partition that leader leads and that has no data buffered, through an incremental fetch session with that
+ * broker (KIP-227: a partition with buffered data leaves the session until it is fetched again); the broker
+ * waits up to fetch.max.wait.ms for fetch.min.bytes and returns only records below the high watermark.
  */
 import type { Micros } from '../../../core/time';
 import { ms } from '../../../core/time';
 import type { ConsumerConfig } from '../../config/configs';
 import type { KafkaError } from '../../errors';
 import type { NetworkClient, Outcome } from '../../net/networkClient';
-import { tpKey, type FetchRequest, type FetchResponse, type LeaderHint } from '../../protocol';
+import { REQUEST_HEADER_BYTES, tpKey, type FetchRequest, type FetchResponse, type LeaderHint } from '../../protocol';
+import { FetchSessionHandler } from '../fetchSessionHandler';
 import type { ClientMetadata } from '../metadataCache';
 import { brokerActorId } from '../metadataCache';
 import { CompletedFetch, type FetchBuffer } from './fetchBuffer';
@@ -46,13 +48,16 @@ export interface FetcherHost {
 export class Fetcher {
   private readonly inFlight = new Set<number>();
   private readonly backoffUntil = new Map<number, Micros>();
+  /** One fetch session per broker [AbstractFetch.sessionHandlers]. */
+  private readonly sessions = new Map<number, FetchSessionHandler>();
 
   constructor(private readonly host: FetcherHost) {}
 
   /** Sends a fetch to every leader that has fetchable partitions and no fetch in flight; returns how many were sent. */
   sendFetches(): number {
     const h = this.host;
-    const byNode = new Map<number, PartitionState[]>();
+    const c = h.config;
+    const building = new Map<number, FetchSessionHandler>();
     let unknownLeader = false;
     for (const s of h.subscriptions.assignedPartitions()) {
       if (!h.subscriptions.isFetchable(s) || h.buffer.has(s.key)) continue;
@@ -62,13 +67,18 @@ export class Fetcher {
         continue;
       }
       if (this.inFlight.has(leader) || (this.backoffUntil.get(leader) ?? 0) > h.now) continue;
-      let list = byNode.get(leader);
-      if (!list) byNode.set(leader, (list = []));
-      list.push(s);
+      let session = building.get(leader);
+      if (!session) {
+        session = this.sessions.get(leader);
+        if (!session) this.sessions.set(leader, (session = new FetchSessionHandler()));
+        session.begin();
+        building.set(leader, session);
+      }
+      session.add(s.key, s.topic, s.partition, s.position!, -1, h.metadata.leaderEpochOf(s.topic, s.partition), -1, c['max.partition.fetch.bytes']);
     }
     if (unknownLeader) h.requestMetadata();
-    const nodes = [...byNode.keys()].sort((a, b) => a - b);
-    for (const node of nodes) this.send(node, byNode.get(node)!);
+    const nodes = [...building.keys()].sort((a, b) => a - b);
+    for (const node of nodes) this.send(node, building.get(node)!);
     return nodes.length;
   }
 
@@ -76,10 +86,40 @@ export class Fetcher {
     return this.inFlight.size > 0;
   }
 
-  private send(node: number, parts: PartitionState[]): void {
+  /**
+   * close(): asks every broker that holds a session for this consumer to drop it, with a fetch of nothing at the
+   * FINAL epoch; nothing waits for the answers. [AbstractFetch.closeInternal, maybeCloseFetchSessions]
+   */
+  closeSessions(): void {
+    const c = this.host.config;
+    for (const node of [...this.sessions.keys()].sort((a, b) => a - b)) {
+      const session = this.sessions.get(node)!;
+      if (!session.hasSession) continue;
+      session.close();
+      session.begin();
+      const data = session.build();
+      const request: Omit<FetchRequest, 'correlationId'> = {
+        type: 'Fetch',
+        replicaId: -1,
+        replicaEpoch: -1,
+        maxWaitMs: 0,
+        minBytes: c['fetch.min.bytes'],
+        maxBytes: c['fetch.max.bytes'],
+        isolationLevel: c['isolation.level'],
+        sessionId: data.sessionId,
+        sessionEpoch: data.sessionEpoch,
+        partitions: [],
+        forgottenTopicsData: [],
+      };
+      this.host.net.send<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'], bytes: REQUEST_HEADER_BYTES }, () => {});
+    }
+    this.sessions.clear();
+  }
+
+  private send(node: number, session: FetchSessionHandler): void {
     const h = this.host;
     const c = h.config;
-    const sent = parts.map((s) => ({ key: s.key, offset: s.position! }));
+    const data = session.build();
     const request: Omit<FetchRequest, 'correlationId'> = {
       type: 'Fetch',
       replicaId: -1,
@@ -88,38 +128,41 @@ export class Fetcher {
       minBytes: c['fetch.min.bytes'],
       maxBytes: c['fetch.max.bytes'],
       isolationLevel: c['isolation.level'],
-      partitions: parts.map((s) => ({
-        topic: s.topic,
-        partition: s.partition,
-        fetchOffset: s.position!,
-        lastFetchedEpoch: -1,
-        currentLeaderEpoch: h.metadata.leaderEpochOf(s.topic, s.partition),
-        logStartOffset: -1,
-        maxBytes: c['max.partition.fetch.bytes'],
-      })),
+      sessionId: data.sessionId,
+      sessionEpoch: data.sessionEpoch,
+      partitions: data.partitions,
+      forgottenTopicsData: data.forgottenTopicsData,
     };
     this.inFlight.add(node);
-    h.net.send<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'] }, (o) => this.onResponse(node, sent, o));
+    const bytes = REQUEST_HEADER_BYTES + (data.partitions.length + data.forgottenTopicsData.length) * 32;
+    h.net.send<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'], bytes }, (o) => this.onResponse(node, session, o));
   }
 
-  private onResponse(node: number, sent: readonly { key: string; offset: number }[], o: Outcome<FetchResponse>): void {
+  private onResponse(node: number, session: FetchSessionHandler, o: Outcome<FetchResponse>): void {
     const h = this.host;
     this.inFlight.delete(node);
-    if (!o.ok || o.response.error !== 'NONE') {
-      // Back off this node for a while and look up the leaders again. [AbstractFetcher.java `handleFetchFailure`]
+    if (!o.ok) {
+      // Back off this node for a while and look up the leaders again; the next fetch opens a new session.
+      // [AbstractFetch.java `handleFetchFailure` -> FetchSessionHandler.handleError]
+      session.handleError();
       this.backoffUntil.set(node, h.now + ms(h.config['retry.backoff.ms']));
       h.setTimer(ms(h.config['retry.backoff.ms']), () => h.wake());
       h.requestMetadata();
       h.wake();
       return;
     }
-    const offsets = new Map(sent.map((x) => [x.key, x.offset]));
+    if (!session.handleResponse(o.response)) {
+      // A session error: nothing to read here; the next fetch is a full one. [AbstractFetch.handleFetchSuccess]
+      h.wake();
+      return;
+    }
     let refresh = false;
     const hints: { topic: string; partition: number; hint: LeaderHint }[] = [];
     for (const p of o.response.partitions) {
       const key = tpKey(p.topic, p.partition);
       if (p.currentLeader && (p.error === 'NOT_LEADER_OR_FOLLOWER' || p.error === 'FENCED_LEADER_EPOCH')) hints.push({ topic: p.topic, partition: p.partition, hint: p.currentLeader });
-      const fetchOffset = offsets.get(key);
+      // The offset the session asked from (sent now or in an earlier request).
+      const fetchOffset = session.sessionPartition(key)?.fetchOffset;
       const s = h.subscriptions.get(key);
       // Revoked, or moved by a seek or reset while the fetch was out: the data is stale.
       if (fetchOffset === undefined || !s || s.position !== fetchOffset) continue;

@@ -175,7 +175,11 @@ export const fetch = defineApi({
       minBytes: req.minBytes,
       maxBytes: req.maxBytes,
       isolationLevel,
+      // The client's session lives in this front end (ctx.state.sessions): the broker answers every partition.
+      sessionId: 0,
+      sessionEpoch: -1,
       partitions,
+      forgottenTopicsData: [],
     };
     ctx.call<SimFetchResponse>(simRequest, (resp) => {
       const got = new Map<string, FetchPartitionResponse>();

@@ -1,0 +1,350 @@
+/**
+ * Incremental fetch sessions on the broker (KIP-227) [src: core/src/main/scala/kafka/server/FetchSession.scala]:
+ * a fetcher's first (full) request creates a session holding every partition it fetches; later (incremental)
+ * requests carry only the partitions that changed and the ones to forget, and the session supplies the rest.
+ * A response to an incremental request leaves out every partition with nothing new for the fetcher.
+ */
+import type { Random } from '../../core/random';
+import type { KafkaError } from '../errors';
+import type { FetchPartition, FetchPartitionResponse, FetchRequest } from '../protocol';
+import { tpKey } from '../protocol';
+
+/** [src: FetchMetadata.INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH] */
+export const INVALID_SESSION_ID = 0;
+export const INITIAL_EPOCH = 0;
+export const FINAL_EPOCH = -1;
+
+/** The epoch after `epoch`: wraps from Integer.MAX_VALUE to 1 [src: FetchMetadata.nextEpoch]. */
+export function nextEpoch(epoch: number): number {
+  if (epoch < 0) return FINAL_EPOCH;
+  if (epoch === 0x7fffffff) return 1;
+  return epoch + 1;
+}
+
+/** A full request (a new session, or none): epoch INITIAL or FINAL [src: FetchMetadata.isFull]. */
+export function isFullFetch(epoch: number): boolean {
+  return epoch === INITIAL_EPOCH || epoch === FINAL_EPOCH;
+}
+
+/**
+ * One partition of a session: the fetcher's last request for it, and the HW and log start offset it was last
+ * told. It is the FetchPartition a read uses, updated in place by later requests. [src: CachedPartition]
+ */
+export class CachedPartition implements FetchPartition {
+  fetchOffset: number;
+  lastFetchedEpoch: number;
+  currentLeaderEpoch: number;
+  logStartOffset: number;
+  maxBytes: number;
+  /** The HW the fetcher was last sent; -1 after an error, so the partition is sent again once it clears. */
+  highWatermark = -1;
+  /** The leader's log start offset the fetcher was last sent. */
+  localLogStartOffset = -1;
+  /** In a session: it returned records in the response being made, so it moves to the end. */
+  movesLast = false;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    req: FetchPartition,
+    readonly key: string = tpKey(topic, partition),
+  ) {
+    this.fetchOffset = req.fetchOffset;
+    this.lastFetchedEpoch = req.lastFetchedEpoch;
+    this.currentLeaderEpoch = req.currentLeaderEpoch;
+    this.logStartOffset = req.logStartOffset;
+    this.maxBytes = req.maxBytes;
+  }
+
+  /** [src: CachedPartition.updateRequestParams] */
+  updateRequestParams(req: FetchPartition): void {
+    this.fetchOffset = req.fetchOffset;
+    this.lastFetchedEpoch = req.lastFetchedEpoch;
+    this.currentLeaderEpoch = req.currentLeaderEpoch;
+    this.logStartOffset = req.logStartOffset;
+    this.maxBytes = req.maxBytes;
+  }
+
+  /**
+   * Whether a response with no records, no error and no diverging epoch must still carry this partition: its HW
+   * or log start offset is not what the fetcher was last told. [src: CachedPartition.maybeUpdateResponseData]
+   */
+  changed(highWatermark: number, logStartOffset: number): boolean {
+    return highWatermark !== this.highWatermark || logStartOffset !== this.localLogStartOffset;
+  }
+
+  /** Remembers what a response told the fetcher (errors reset the HW to -1). [src: maybeUpdateResponseData] */
+  noteSent(r: FetchPartitionResponse): void {
+    if (r.error !== 'NONE') {
+      this.highWatermark = -1;
+      return;
+    }
+    this.highWatermark = r.highWatermark;
+    this.localLogStartOffset = r.logStartOffset;
+  }
+}
+
+/** A session: its id, epoch and partitions in order. [src: FetchSession] */
+export class FetchSession {
+  /** The session's partitions in the order they are read (partitions that returned data move last). */
+  private list: CachedPartition[] = [];
+  private readonly byKey = new Map<string, CachedPartition>();
+  /** The partition count the cache last accounted for (-1: not in the cache). */
+  cachedSize = -1;
+
+  constructor(
+    readonly id: number,
+    /** Created by a follower (privileged: only another follower's session can evict it early). */
+    readonly privileged: boolean,
+    readonly creationMs: number,
+    public lastUsedMs: number,
+    public epoch: number,
+  ) {}
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The partitions, in the order a fetch reads them. */
+  get partitions(): readonly CachedPartition[] {
+    return this.list;
+  }
+
+  get(key: string): CachedPartition | undefined {
+    return this.byKey.get(key);
+  }
+
+  add(cp: CachedPartition): void {
+    this.byKey.set(cp.key, cp);
+    this.list.push(cp);
+  }
+
+  /** Adds, updates and forgets partitions as an incremental request says. [src: FetchSession.update] */
+  update(req: FetchRequest): void {
+    for (const fp of req.partitions) {
+      const key = tpKey(fp.topic, fp.partition);
+      const cached = this.byKey.get(key);
+      if (cached) cached.updateRequestParams(fp);
+      else this.add(new CachedPartition(fp.topic, fp.partition, fp, key));
+    }
+    if (req.forgottenTopicsData.length === 0) return;
+    for (const tp of req.forgottenTopicsData) this.byKey.delete(tpKey(tp.topic, tp.partition));
+    this.list = this.list.filter((cp) => this.byKey.get(cp.key) === cp);
+  }
+
+  /** Partitions marked movesLast go to the end, in their order. [src: IncrementalFetchContext.PartitionIterator] */
+  moveMarkedLast(): void {
+    const stay: CachedPartition[] = [];
+    const last: CachedPartition[] = [];
+    for (const cp of this.list) {
+      if (cp.movesLast) {
+        cp.movesLast = false;
+        last.push(cp);
+      } else stay.push(cp);
+    }
+    for (const cp of last) stay.push(cp);
+    this.list = stay;
+  }
+}
+
+/**
+ * One shard of the session cache: at most `maxEntries` sessions with ids in its range; when full, a new session
+ * may evict a stale one (unused for evictionMs), or the least valuable one (unprivileged before privileged, then
+ * fewer partitions, then the lower id) that is older than evictionMs and worth less than the newcomer.
+ * [src: FetchSessionCacheShard `maybeCreateSession`, `tryEvict`, `touch`, `newSessionId`]
+ */
+export class FetchSessionCacheShard {
+  private readonly sessions = new Map<number, FetchSession>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly evictionMs: number,
+    private readonly idLow: number,
+    private readonly idHigh: number,
+    private readonly random: Random,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: number): FetchSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  owns(id: number): boolean {
+    return id >= this.idLow && id < this.idHigh;
+  }
+
+  remove(id: number): FetchSession | undefined {
+    const s = this.sessions.get(id);
+    if (s) this.sessions.delete(id);
+    return s;
+  }
+
+  touch(s: FetchSession, nowMs: number): void {
+    s.lastUsedMs = nowMs;
+    s.cachedSize = s.size;
+  }
+
+  /** A new session for `partitions` if there is room (maybe after an eviction); its id, or INVALID_SESSION_ID. */
+  maybeCreateSession(nowMs: number, privileged: boolean, partitions: readonly CachedPartition[]): FetchSession | null {
+    if (this.sessions.size >= this.maxEntries && !this.tryEvict(privileged, partitions.length, nowMs)) return null;
+    const s = new FetchSession(this.newSessionId(), privileged, nowMs, nowMs, nextEpoch(INITIAL_EPOCH));
+    for (const cp of partitions) s.add(cp);
+    this.sessions.set(s.id, s);
+    this.touch(s, nowMs);
+    return s;
+  }
+
+  private newSessionId(): number {
+    let id: number;
+    do id = this.random.int(Math.max(1, this.idLow), this.idHigh);
+    while (this.sessions.has(id) || id === INVALID_SESSION_ID);
+    return id;
+  }
+
+  private tryEvict(privileged: boolean, size: number, nowMs: number): boolean {
+    let stalest: FetchSession | null = null;
+    for (const s of this.sessions.values()) {
+      if (stalest === null || s.lastUsedMs < stalest.lastUsedMs || (s.lastUsedMs === stalest.lastUsedMs && s.id < stalest.id)) stalest = s;
+    }
+    if (stalest === null) return false;
+    if (nowMs - stalest.lastUsedMs > this.evictionMs) {
+      this.sessions.delete(stalest.id);
+      return true;
+    }
+    // Sessions old enough to be evicted: by anyone if older than evictionMs; a follower may also take an
+    // unprivileged consumer's session at any age.
+    let victim: FetchSession | null = null;
+    for (const s of this.sessions.values()) {
+      const oldEnough = nowMs - s.creationMs > this.evictionMs;
+      if (!(oldEnough || (privileged && !s.privileged))) continue;
+      if (victim === null || compareEvictable(s, victim) < 0) victim = s;
+    }
+    if (victim === null) return false;
+    if (compareEvictableKey(privileged, size, 0, victim) < 0) return false;
+    this.sessions.delete(victim.id);
+    return true;
+  }
+}
+
+/** EvictableKey order: (privileged, size, id). [src: EvictableKey.compareTo] */
+function compareEvictable(a: FetchSession, b: FetchSession): number {
+  return compareEvictableKey(a.privileged, a.cachedSize, a.id, b);
+}
+
+function compareEvictableKey(privileged: boolean, size: number, id: number, b: FetchSession): number {
+  if (privileged !== b.privileged) return privileged ? 1 : -1;
+  if (size !== b.cachedSize) return size - b.cachedSize;
+  return id - b.id;
+}
+
+/** Kafka shards the cache by request handler thread; new sessions go to the shards in turn. [src: KafkaBroker.NumFetchSessionCacheShards] */
+export const FETCH_SESSION_CACHE_SHARDS = 8;
+/** A session unused this long may be evicted by any newcomer. [src: KafkaServer.MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS] */
+export const MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS = 120_000;
+
+/**
+ * How a fetch is served [src: FetchContext and its kinds]: `error` answers at once with a session error and no
+ * partitions; `sessionless` (a FINAL epoch) and `full` read the request's partitions and answer all of them (a
+ * full one also creates a session); `incremental` reads every partition of the session and answers the ones
+ * that changed.
+ */
+export type FetchContext =
+  | { readonly kind: 'error'; readonly error: KafkaError }
+  | { readonly kind: 'sessionless'; readonly partitions: readonly CachedPartition[] }
+  | { readonly kind: 'full'; readonly partitions: readonly CachedPartition[]; readonly privileged: boolean }
+  | { readonly kind: 'incremental'; readonly session: FetchSession; readonly expectedEpoch: number };
+
+const NO_PARTITIONS: readonly CachedPartition[] = Object.freeze([]);
+
+/** The partitions a context reads, in order. */
+export function contextPartitions(ctx: FetchContext): readonly CachedPartition[] {
+  if (ctx.kind === 'incremental') return ctx.session.partitions;
+  return ctx.kind === 'error' ? NO_PARTITIONS : ctx.partitions;
+}
+
+/** The broker's fetch session cache and the rules that turn a request into a context. [src: FetchManager, FetchSessionCache] */
+export class FetchManager {
+  private readonly shards: FetchSessionCacheShard[];
+  private nextShard = 0;
+
+  constructor(cacheSlots: number, random: Random) {
+    const range = Math.floor(0x7fffffff / FETCH_SESSION_CACHE_SHARDS);
+    this.shards = Array.from(
+      { length: FETCH_SESSION_CACHE_SHARDS },
+      (_, n) => new FetchSessionCacheShard(Math.floor(cacheSlots / FETCH_SESSION_CACHE_SHARDS), MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS, n * range, (n + 1) * range, random.fork(`shard-${n}`)),
+    );
+  }
+
+  /** Sessions in the cache. */
+  get sessionCount(): number {
+    let n = 0;
+    for (const s of this.shards) n += s.size;
+    return n;
+  }
+
+  private shardOf(id: number): FetchSessionCacheShard | undefined {
+    return this.shards.find((s) => s.owns(id));
+  }
+
+  /** [src: FetchManager.newContext] */
+  newContext(req: FetchRequest, isFollower: boolean, nowMs: number): FetchContext {
+    if (isFullFetch(req.sessionEpoch)) {
+      // Any session a full request names is closed.
+      if (req.sessionId !== INVALID_SESSION_ID) this.shardOf(req.sessionId)?.remove(req.sessionId);
+      const partitions = req.partitions.map((fp) => new CachedPartition(fp.topic, fp.partition, fp));
+      if (req.sessionEpoch === FINAL_EPOCH) return { kind: 'sessionless', partitions };
+      return { kind: 'full', partitions, privileged: isFollower };
+    }
+    const shard = this.shardOf(req.sessionId);
+    const session = shard?.get(req.sessionId);
+    if (!shard || !session) return { kind: 'error', error: 'FETCH_SESSION_ID_NOT_FOUND' };
+    if (session.epoch !== req.sessionEpoch) return { kind: 'error', error: 'INVALID_FETCH_SESSION_EPOCH' };
+    session.update(req);
+    if (session.size === 0) {
+      // Nothing left to fetch: the session closes and the request is answered without one.
+      shard.remove(session.id);
+      return { kind: 'sessionless', partitions: req.partitions.map((fp) => new CachedPartition(fp.topic, fp.partition, fp)) };
+    }
+    shard.touch(session, nowMs);
+    session.epoch = nextEpoch(session.epoch);
+    return { kind: 'incremental', session, expectedEpoch: nextEpoch(req.sessionEpoch) };
+  }
+
+  /**
+   * The response's session id and its partitions, from what the read produced: a full context creates the session
+   * (id 0 when the cache has no room), an incremental one checks the epoch did not move meanwhile, remembers what
+   * it tells the fetcher, and moves partitions that returned records to the end. [src: FetchContext
+   * `updateAndGenerateResponseData`]
+   */
+  respond(ctx: FetchContext, nowMs: number, partitions: FetchPartitionResponse[]): { error: KafkaError; sessionId: number; partitions: FetchPartitionResponse[] } {
+    switch (ctx.kind) {
+      case 'error':
+        return { error: ctx.error, sessionId: INVALID_SESSION_ID, partitions: [] };
+      case 'sessionless':
+        return { error: 'NONE', sessionId: INVALID_SESSION_ID, partitions };
+      case 'full': {
+        for (let i = 0; i < partitions.length; i++) ctx.partitions[i]!.noteSent(partitions[i]!);
+        const shard = this.shards[this.nextShard]!;
+        this.nextShard = (this.nextShard + 1) % this.shards.length;
+        const session = shard.maybeCreateSession(nowMs, ctx.privileged, ctx.partitions);
+        return { error: 'NONE', sessionId: session ? session.id : INVALID_SESSION_ID, partitions };
+      }
+      case 'incremental': {
+        const s = ctx.session;
+        if (s.epoch !== ctx.expectedEpoch) return { error: 'INVALID_FETCH_SESSION_EPOCH', sessionId: s.id, partitions: [] };
+        let moved = false;
+        for (const r of partitions) {
+          const cp = s.get(tpKey(r.topic, r.partition));
+          if (!cp) continue;
+          cp.noteSent(r);
+          if (r.batches.length > 0) moved = cp.movesLast = true;
+        }
+        if (moved) s.moveMarkedLast();
+        return { error: 'NONE', sessionId: s.id, partitions };
+      }
+    }
+  }
+}
