@@ -106,6 +106,8 @@ export class Partition {
   isr: readonly number[] = [];
   elr: readonly number[] = [];
   private followers = new Map<number, FollowerState>();
+  /** The same states, as a list (the HW rule reads them all). */
+  private followerList: FollowerState[] = [];
   private pending: PendingIsr | null = null;
   /**
    * What the last fetchAsLeader that read nothing saw (it returns null rather than a response object: most
@@ -170,7 +172,7 @@ export class Partition {
       return 'updated';
     }
     if (newEpoch || wasLeader) {
-      this.followers = new Map();
+      this.clearFollowers();
       this.trace('follower');
       return 'became-follower';
     }
@@ -183,9 +185,9 @@ export class Partition {
     this.leaderEpochStartOffset = leo;
     // KIP-279: the new epoch starts at our log end offset, recorded at once so any follower's epoch is answerable.
     this.log.assignEpochStartOffset(this.leaderEpoch, leo);
-    this.followers = new Map();
+    this.clearFollowers();
     for (const r of this.replicas) {
-      if (r !== this.host.brokerId) this.followers.set(r, resetFollowerState(r, this.isr.includes(r), now));
+      if (r !== this.host.brokerId) this.addFollower(resetFollowerState(r, this.isr.includes(r), now));
     }
     this.trace('leader');
     this.maybeIncrementLeaderHW();
@@ -349,12 +351,26 @@ export class Partition {
 
   private updateFollowerFetchState(replicaId: number, fetchOffset: number, followerStart: number, leaderEnd: number, brokerEpoch: number): void {
     const now = this.host.nowMs();
-    const prev = this.followers.get(replicaId) ?? resetFollowerState(replicaId, false, now);
-    const next = updateFetchState(prev, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
-    this.followers.set(replicaId, next);
-    this.maybeExpandIsr(next);
-    if (prev.logEndOffset !== next.logEndOffset) this.maybeIncrementLeaderHW();
+    let f = this.followers.get(replicaId);
+    if (f === undefined) this.addFollower((f = resetFollowerState(replicaId, false, now)));
+    const before = f.logEndOffset;
+    updateFetchState(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
+    this.maybeExpandIsr(f);
+    if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
   }
+
+  private addFollower(f: FollowerState): void {
+    this.followers.set(f.brokerId, f);
+    this.followerList.push(f);
+  }
+
+  private clearFollowers(): void {
+    this.followers = new Map();
+    this.followerList = [];
+  }
+
+  /** Whether the HW may count a follower (passed to the HW rule; one function for the partition's life). */
+  private readonly isIsrEligible = (id: number): boolean => this.host.isReplicaIsrEligible(id, this.followers.get(id)?.brokerEpoch ?? -1);
 
   /** The follower's latest known log end offset, -1 unknown (for tests and the UI). */
   followerLogEndOffset(brokerId: number): number {
@@ -369,16 +385,14 @@ export class Partition {
     const log = this.log;
     // The HW never passes the leader's log end offset: once there, nothing below can move it.
     if (log.highWatermark >= log.logEndOffset) return false;
-    const maximal = new Set(this.maximalIsr);
-    maximal.delete(this.host.brokerId);
     const now = this.host.nowMs();
     const hw = nextHighWatermark({
       currentHighWatermark: log.highWatermark,
       leaderLogEndOffset: log.logEndOffset,
       committedIsrSize: this.isr.length,
-      maximalIsrFollowers: maximal,
-      followers: [...this.followers.values()],
-      isIsrEligible: (id) => this.host.isReplicaIsrEligible(id, this.followers.get(id)?.brokerEpoch ?? -1),
+      maximalIsr: this.maximalIsr,
+      followers: this.followerList,
+      isIsrEligible: this.isIsrEligible,
       effectiveMinIsr: this.host.effectiveMinIsr(this.topic),
       nowMs: now,
       replicaLagTimeMaxMs: this.host.config['replica.lag.time.max.ms'],
@@ -477,7 +491,7 @@ export class Partition {
   /** Stops being a replica (reassigned away or deleted). */
   stop(): void {
     this.leader = -1;
-    this.followers = new Map();
+    this.clearFollowers();
     this.pending = null;
     this.trace('none');
   }

@@ -1,19 +1,20 @@
 /**
  * What a partition leader knows about one follower, and how each follower fetch updates it
  * [core/src/main/scala/kafka/cluster/Replica.scala `updateFetchStateOrThrow`, `isCaughtUp`, `resetReplicaState`].
+ * A leader updates it in place: every follower fetch reads every partition of its session, many times a second.
  */
 export interface FollowerState {
   readonly brokerId: number;
   /** The follower's log end offset = the fetch offset of its latest fetch; -1 until the first fetch. */
-  readonly logEndOffset: number;
-  readonly logStartOffset: number;
+  logEndOffset: number;
+  logStartOffset: number;
   /** The leader's log end offset when it served the previous fetch. */
-  readonly lastFetchLeaderLogEndOffset: number;
-  readonly lastFetchTimeMs: number;
+  lastFetchLeaderLogEndOffset: number;
+  lastFetchTimeMs: number;
   /** The last time the follower was known to have every record the leader had. */
-  readonly lastCaughtUpTimeMs: number;
+  lastCaughtUpTimeMs: number;
   /** The broker epoch the follower sent with its last fetch (-1 unknown). */
-  readonly brokerEpoch: number;
+  brokerEpoch: number;
 }
 
 export const UNKNOWN_OFFSET = -1;
@@ -42,30 +43,25 @@ export function resetFollowerState(brokerId: number, inIsr: boolean, nowMs: numb
 }
 
 /**
- * One follower fetch at `fetchTimeMs` for `fetchOffset` (= its LEO), served while the leader's LEO was
- * `leaderEndOffset`. A follower that fetched at least what the leader had at its previous fetch was
+ * Applies one follower fetch at `fetchTimeMs` for `fetchOffset` (= its LEO), served while the leader's LEO was
+ * `leaderEndOffset`, to `s`. A follower that fetched at least what the leader had at its previous fetch was
  * caught up as of that previous fetch.
  */
 export function updateFetchState(
-  prev: FollowerState,
+  s: FollowerState,
   fetchOffset: number,
   followerStartOffset: number,
   leaderEndOffset: number,
   fetchTimeMs: number,
   brokerEpoch: number,
-): FollowerState {
-  let lastCaughtUpTimeMs = prev.lastCaughtUpTimeMs;
-  if (fetchOffset >= leaderEndOffset) lastCaughtUpTimeMs = Math.max(lastCaughtUpTimeMs, fetchTimeMs);
-  else if (fetchOffset >= prev.lastFetchLeaderLogEndOffset) lastCaughtUpTimeMs = Math.max(lastCaughtUpTimeMs, prev.lastFetchTimeMs);
-  return {
-    brokerId: prev.brokerId,
-    logEndOffset: fetchOffset,
-    logStartOffset: followerStartOffset,
-    lastFetchLeaderLogEndOffset: Math.max(leaderEndOffset, prev.lastFetchLeaderLogEndOffset),
-    lastFetchTimeMs: fetchTimeMs,
-    lastCaughtUpTimeMs,
-    brokerEpoch,
-  };
+): void {
+  if (fetchOffset >= leaderEndOffset) s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, fetchTimeMs);
+  else if (fetchOffset >= s.lastFetchLeaderLogEndOffset) s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, s.lastFetchTimeMs);
+  s.logEndOffset = fetchOffset;
+  s.logStartOffset = followerStartOffset;
+  s.lastFetchLeaderLogEndOffset = Math.max(leaderEndOffset, s.lastFetchLeaderLogEndOffset);
+  s.lastFetchTimeMs = fetchTimeMs;
+  s.brokerEpoch = brokerEpoch;
 }
 
 /** In sync: has everything the leader has, or had it within replica.lag.time.max.ms [Replica.isCaughtUp]. */

@@ -5,8 +5,8 @@ export interface HighWatermarkInput {
   readonly leaderLogEndOffset: number;
   /** The ISR the controller committed (leader included). */
   readonly committedIsrSize: number;
-  /** The committed ISR plus any follower whose ISR expansion is in flight (leader excluded here). */
-  readonly maximalIsrFollowers: ReadonlySet<number>;
+  /** The committed ISR plus any follower whose ISR expansion is in flight (the leader's own id is ignored). */
+  readonly maximalIsr: readonly number[];
   readonly followers: readonly FollowerState[];
   /** A follower the leader may count (not fenced, not shutting down, matching broker epoch). */
   readonly isIsrEligible: (brokerId: number) => boolean;
@@ -29,10 +29,7 @@ export function nextHighWatermark(i: HighWatermarkInput): number {
   let hw = i.leaderLogEndOffset;
   for (const f of i.followers) {
     if (f.logEndOffset >= hw) continue;
-    if (
-      i.maximalIsrFollowers.has(f.brokerId) ||
-      (isCaughtUp(f, i.leaderLogEndOffset, i.nowMs, i.replicaLagTimeMaxMs) && i.isIsrEligible(f.brokerId))
-    ) {
+    if (i.maximalIsr.includes(f.brokerId) || (isCaughtUp(f, i.leaderLogEndOffset, i.nowMs, i.replicaLagTimeMaxMs) && i.isIsrEligible(f.brokerId))) {
       // An unknown follower offset (-1) in the ISR holds the HW where it is.
       hw = Math.max(f.logEndOffset, -1);
     }
