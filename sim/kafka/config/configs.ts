@@ -4,6 +4,8 @@ import { bool, double, int, listOf, oneOf, optionalString, throttledReplicaList,
 /** Java's Long.MAX_VALUE as a double: Kafka's "never" for flush.messages, flush.ms, max.compaction.lag.ms. */
 export const LONG_MAX = 2 ** 63;
 export const INT_MAX = 2147483647;
+/** The smallest segment.bytes: one v0 record's overhead [LegacyRecord.RECORD_OVERHEAD_V0]; the simulator allows tiny segments. */
+export const SEGMENT_BYTES_MIN = 14;
 
 /**
  * Topic-level configs with Kafka 4.x names and defaults
@@ -27,7 +29,7 @@ export const TOPIC_CONFIGS = {
   'min.insync.replicas': int(1, 'replicas that must hold a write before acks=all succeeds', { min: 1 }),
   'retention.bytes': int(-1, 'delete old segments above this size per partition (-1: no limit)', { min: -1, max: LONG_MAX }),
   'retention.ms': int(604_800_000, 'delete segments older than this (-1: keep for ever)', { min: -1, max: LONG_MAX }),
-  'segment.bytes': int(1_073_741_824, 'roll a new segment at this size (the simulator allows tiny segments)', { min: 14 }),
+  'segment.bytes': int(1_073_741_824, 'roll a new segment at this size (the simulator allows tiny segments)', { min: SEGMENT_BYTES_MIN }),
   'segment.index.bytes': int(10_485_760, 'size of a segment\'s offset index', { min: 4 }),
   'segment.jitter.ms': int(0, 'random jitter subtracted from segment.ms', { min: 0, max: LONG_MAX }),
   'segment.ms': int(604_800_000, 'roll a new segment when the active one is this old', { min: 1, max: LONG_MAX }),
@@ -73,7 +75,9 @@ export const BROKER_CONFIGS = {
   'message.max.bytes': int(1_048_588, 'cluster default of max.message.bytes', { min: 0 }),
   'offsets.topic.num.partitions': int(50, 'partitions of __consumer_offsets', { min: 1 }),
   'offsets.topic.replication.factor': int(3, 'replication factor of __consumer_offsets (it cannot be created on fewer brokers: groups then find no coordinator)', { min: 1 }),
-  'offsets.topic.segment.bytes': int(104_857_600, 'segment size of __consumer_offsets', { min: 1 }),
+  // Kafka bounds it at 1, but it becomes __consumer_offsets' segment.bytes, whose CreateTopics a smaller value fails:
+  // refused here with the topic config's bound instead of a cluster whose coordinator never loads.
+  'offsets.topic.segment.bytes': int(104_857_600, 'segment size of __consumer_offsets', { min: SEGMENT_BYTES_MIN }),
   'offsets.commit.timeout.ms': int(5000, 'how long an offset commit waits for replication', { min: 1 }),
   'offsets.retention.minutes': int(10_080, 'committed offsets of an empty group expire after this', { min: 1 }),
   'group.initial.rebalance.delay.ms': int(3000, 'the first rebalance of an empty group waits this long for more members', { min: 0 }),

@@ -157,3 +157,14 @@ describe('topics[].assignment is a manual replica assignment, as CreateTopics ta
     refused({ topics: [{ name: 'orders', assignment: [] }] }, /topics\[0\]\.assignment: .*at least 1 item/);
   });
 });
+
+describe('broker configs that would make an internal topic fail to be created', () => {
+  it('refuses offsets.topic.segment.bytes below the segment.bytes __consumer_offsets gets from it (fuzz seed 839275370)', () => {
+    // It was an internal error (exit 3): CreateTopics of __consumer_offsets failed with INVALID_CONFIG at boot.
+    refused({ cluster: { broker: { 'offsets.topic.segment.bytes': 1 } } }, /cluster\.broker\.offsets\.topic\.segment\.bytes: 1 is not allowed; expected an integer >= 14/);
+    refused({ cluster: { broker: { 'offsets.topic.segment.bytes': 13 } } }, /offsets\.topic\.segment\.bytes: 13 is not allowed/);
+    const s = validateScenario({ ...BASE, duration: '2s', quiet: '1s', cluster: { broker: { 'offsets.topic.segment.bytes': 14 } } });
+    const r = runScenario(s, { hash: false });
+    expect(r.trace.some((e) => e.kind === 'group.load')).toBe(true);
+  });
+});
