@@ -9,6 +9,7 @@ export default defineConfig({
     include: [
       'test/unit/broker-rules/**/*.test.ts',
       'test/unit/controller-rules/**/*.test.ts',
+      'test/unit/producer/createPartitionsAction.test.ts',
       'test/unit/log/compactionRules.test.ts',
       'test/unit/log/retention.test.ts',
       'test/unit/log/leaderEpochFileCache.test.ts',

@@ -146,3 +146,57 @@ describe('AlterPartition application', () => {
     expect(r.records).toEqual([{ type: 'PartitionChangeRecord', topicId: 'id-t', partitionId: 0, leaderRecoveryState: 'RECOVERED' }]);
   });
 });
+
+describe('AlterPartition replies, exactly', () => {
+  const NO_STATE = { leaderId: -1, leaderEpoch: -1, isr: [], partitionEpoch: -1, leaderRecoveryState: 'RECOVERED' };
+
+  it('a rejection carries no state, writes nothing and elects nobody', () => {
+    const c = setup();
+    expect(alterPartition(c.image, request(c, [1, 2], { brokerEpoch: 0 }))).toEqual({ records: [], response: { error: 'STALE_BROKER_EPOCH', ...NO_STATE }, elections: [] });
+    expect(alterPartition(c.image, request(c, [1, 4]))).toEqual({ records: [], response: { error: 'INVALID_REQUEST', ...NO_STATE }, elections: [] });
+  });
+
+  it('a partition epoch from the future, at the current leader epoch: NOT_CONTROLLER', () => {
+    const c = setup();
+    expect(alterPartition(c.image, request(c, [1, 2], { partitionEpoch: 9 })).response.error).toBe('NOT_CONTROLLER');
+  });
+
+  it('a negative broker id in the ISR: INVALID_REQUEST', () => {
+    const c = setup();
+    expect(alterPartition(c.image, request(c, [1, -1])).response.error).toBe('INVALID_REQUEST');
+  });
+
+  it('an unchanged ISR replies with the whole current state and elects nobody', () => {
+    const c = setup(false);
+    expect(alterPartition(c.image, request(c, [1, 2, 3]))).toEqual({
+      records: [],
+      response: { error: 'NONE', leaderId: 1, leaderEpoch: 0, isr: [1, 2, 3], partitionEpoch: 0, leaderRecoveryState: 'RECOVERED' },
+      elections: [],
+    });
+  });
+
+  it('a leader still RECOVERING may keep itself alone in the ISR, not add another', () => {
+    const c = setup(false, '1');
+    c.fence(2);
+    c.fence(3);
+    c.crash(1);
+    c.append([{ type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: 't', name: 'unclean.leader.election.enable', value: 'true' }]);
+    c.unfence(2);
+    const p = c.partition('t');
+    expect(p.leaderRecoveryState).toBe('RECOVERING');
+    const ask = (isr: number[]) =>
+      alterPartition(c.image, {
+        brokerId: 2,
+        brokerEpoch: c.image.broker(2)!.epoch,
+        topic: 't',
+        partition: 0,
+        leaderEpoch: p.leaderEpoch,
+        partitionEpoch: p.partitionEpoch,
+        newIsr: isr.map((b) => ({ brokerId: b, brokerEpoch: -1 })),
+        leaderRecoveryState: 'RECOVERING',
+      }).response.error;
+    expect(ask([2])).toBe('NONE');
+    c.unfence(3);
+    expect(ask([2, 3])).toBe('INVALID_REQUEST');
+  });
+});

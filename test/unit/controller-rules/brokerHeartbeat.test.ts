@@ -248,3 +248,119 @@ describe('processBrokerHeartbeat [ReplicationControlManager.processBrokerHeartbe
     expect(out.response.shouldShutDown).toBe(true);
   });
 });
+
+describe('heartbeat rules at their edges', () => {
+  const session = KAFKA_CONTROLLER_TIMER_DEFAULTS.brokerSessionTimeoutMs;
+  const state = (over: Partial<BrokerHeartbeatState> = {}): BrokerHeartbeatState => ({ ...newHeartbeatState(1, 1, 0, false), ...over });
+
+  function cluster(): TestCluster {
+    const c = new TestCluster({ elr: true });
+    for (const id of [1, 2]) c.startBroker(id);
+    c.unfence(1);
+    c.unfence(2);
+    return c;
+  }
+  const request = (c: TestCluster, id: number, o: Partial<{ brokerEpoch: number; currentMetadataOffset: number; wantFence: boolean; wantShutDown: boolean }> = {}) => ({
+    brokerId: id,
+    brokerEpoch: c.image.broker(id)?.epoch ?? 1,
+    currentMetadataOffset: c.nextOffset - 1,
+    wantFence: false,
+    wantShutDown: false,
+    ...o,
+  });
+
+  it('a fresh session knows no metadata offset and no controlled shutdown', () => {
+    expect(newHeartbeatState(4, 9, 77, true)).toEqual({ brokerId: 4, brokerEpoch: 9, lastContact: 77, fenced: true, metadataOffset: -1, controlledShutdownOffset: -1 });
+  });
+
+  it('a controlled-shutdown offset of 0 is set (shutting down), and SHUTDOWN_NOW stays', () => {
+    expect(currentBrokerState(state({ controlledShutdownOffset: 0 }))).toBe('CONTROLLED_SHUTDOWN');
+    expect(currentBrokerState(state({ fenced: true }))).toBe('FENCED');
+    expect(calculateNextBrokerState('SHUTDOWN_NOW', hb(), 50, false, -1, 0)).toBe('SHUTDOWN_NOW');
+  });
+
+  it('the controlled-shutdown offset is set once, and never for a fenced broker', () => {
+    expect(maybeUpdateControlledShutdownOffset(state(), 12).controlledShutdownOffset).toBe(12);
+    expect(maybeUpdateControlledShutdownOffset(state({ controlledShutdownOffset: 0 }), 12).controlledShutdownOffset).toBe(0);
+    expect(maybeUpdateControlledShutdownOffset(state({ controlledShutdownOffset: 5 }), 12).controlledShutdownOffset).toBe(5);
+    expect(() => maybeUpdateControlledShutdownOffset(state({ fenced: true }), 12)).toThrow('broker 1: a fenced broker cannot enter controlled shutdown');
+  });
+
+  it('the lowest active offset, whatever the order', () => {
+    const s = (id: number, off: number, fenced = false) => state({ brokerId: id, metadataOffset: off, fenced });
+    expect(lowestActiveOffset([s(1, 10), s(2, 30), s(3, 20)])).toBe(10);
+    expect(lowestActiveOffset([s(1, 10, true), s(2, 30), s(3, 20)])).toBe(20);
+  });
+
+  it('the stalest broker is chosen wherever it is listed', () => {
+    const older = newHeartbeatState(5, 1, ms(999), false);
+    const a = newHeartbeatState(2, 1, ms(1000), false);
+    const b = newHeartbeatState(1, 1, ms(1000), false);
+    expect(findOneStaleBroker([older, a, b], ms(20_000), session)?.brokerId).toBe(5);
+  });
+
+  it('a stale-broker pass with nobody stale does nothing; sessions of unregistered brokers are skipped', () => {
+    const c = cluster();
+    const states = [...activateHeartbeatStates(c.image, ms(0)), newHeartbeatState(9, 1, 0, false)];
+    expect(maybeFenceOneStaleBroker(c.image, states, ms(1000), session)).toEqual({ records: [], response: undefined, elections: [], fenced: undefined });
+    // Broker 9 is not registered: its expired session fences nobody.
+    const fresh = activateHeartbeatStates(c.image, ms(100_000));
+    expect(maybeFenceOneStaleBroker(c.image, [...fresh, newHeartbeatState(9, 1, 0, false)], ms(100_001), session).fenced).toBeUndefined();
+  });
+
+  it('a stale broker that was shutting down is fenced with its shutdown forgotten', () => {
+    const c = cluster();
+    const states = activateHeartbeatStates(c.image, 0).map((s) => (s.brokerId === 2 ? { ...s, lastContact: 0, controlledShutdownOffset: 7 } : { ...s, lastContact: ms(9000) }));
+    const out = maybeFenceOneStaleBroker(c.image, states, ms(9001), session);
+    expect(out.fenced).toEqual({ ...states[1]!, fenced: true, controlledShutdownOffset: -1 });
+    expect(out.records.at(-1)).toMatchObject({ type: 'BrokerRegistrationChangeRecord', brokerId: 2, fenced: true });
+  });
+
+  it('a heartbeat of an unknown broker or a stale epoch: the whole reply, nothing else', () => {
+    const c = cluster();
+    const stale = { records: [], response: { error: 'STALE_BROKER_EPOCH', isCaughtUp: false, isFenced: true, inControlledShutdown: false, shouldShutDown: false }, elections: [], state: undefined, transition: undefined };
+    expect(processBrokerHeartbeat(c.image, undefined, request(c, 7), 0, 0)).toEqual(stale);
+    expect(processBrokerHeartbeat(c.image, undefined, request(c, 1, { brokerEpoch: 999 }), 0, 0)).toEqual(stale);
+  });
+
+  it('a steady heartbeat changes nothing and reports no transition; caught up exactly at the registration offset', () => {
+    const c = cluster();
+    const reg = c.image.registerBrokerRecordOffset(1)!;
+    const s = { ...newHeartbeatState(1, c.image.broker(1)!.epoch, 0, false) };
+    const out = processBrokerHeartbeat(c.image, s, request(c, 1, { currentMetadataOffset: reg }), ms(5), Infinity);
+    expect(out).toEqual({
+      records: [],
+      response: { error: 'NONE', isCaughtUp: true, isFenced: false, inControlledShutdown: false, shouldShutDown: false },
+      elections: [],
+      state: { ...s, lastContact: ms(5), metadataOffset: reg },
+      transition: undefined,
+    });
+    expect(processBrokerHeartbeat(c.image, s, request(c, 1, { currentMetadataOffset: reg - 1 }), ms(5), Infinity).response.isCaughtUp).toBe(false);
+  });
+
+  it('a session of an older epoch is replaced by one from the registration', () => {
+    const c = cluster();
+    const epoch = c.image.broker(1)!.epoch;
+    const old = { ...newHeartbeatState(1, epoch - 1, 0, true), controlledShutdownOffset: 3 };
+    const out = processBrokerHeartbeat(c.image, old, request(c, 1), ms(5), Infinity);
+    expect(out.state).toMatchObject({ brokerEpoch: epoch, fenced: false, controlledShutdownOffset: -1 });
+    expect(out.transition).toBeUndefined();
+  });
+
+  it('an unfenced broker asking to be fenced is fenced, with the record', () => {
+    const c = cluster();
+    const s = newHeartbeatState(1, c.image.broker(1)!.epoch, 0, false);
+    const out = processBrokerHeartbeat(c.image, s, request(c, 1, { wantFence: true }), ms(5), Infinity);
+    expect(out.transition).toEqual({ from: 'UNFENCED', to: 'FENCED' });
+    expect(out.records).toEqual([expect.objectContaining({ type: 'BrokerRegistrationChangeRecord', brokerId: 1, fenced: true })]);
+    expect(out.state).toMatchObject({ fenced: true });
+  });
+
+  it('an expired heartbeat of a stale epoch leaves the session as it was', () => {
+    const c = cluster();
+    const s = newHeartbeatState(1, c.image.broker(1)!.epoch, 0, false);
+    expect(processExpiredBrokerHeartbeat(c.image, s, request(c, 1, { brokerEpoch: 999 }), ms(7000))).toBe(s);
+    expect(processExpiredBrokerHeartbeat(c.image, s, request(c, 8), ms(7000))).toBe(s);
+  });
+});
+

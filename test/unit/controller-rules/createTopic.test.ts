@@ -188,5 +188,41 @@ describe('createTopic [ReplicationControlManager.createTopic]', () => {
     c.startBroker(1);
     expect(createTopic(c.image, { name: 'z', numPartitions: 1, replicationFactor: 1 }, Random.root(1), 'Z').response.error).toBe('INVALID_REPLICATION_FACTOR');
   });
+
+  it('a refusal, exactly: no records, no elections, no topic id, -1 for the counts, and the words Kafka uses', () => {
+    const c = cluster();
+    const refuse = (t: Parameters<typeof createTopic>[1]) => createTopic(c.image, t, Random.root(1), 'R');
+    const none = { topicId: null, numPartitions: -1, replicationFactor: -1 };
+    expect(refuse({ name: 'r', numPartitions: 1, replicationFactor: 0 })).toEqual({
+      records: [],
+      response: { error: 'INVALID_REPLICATION_FACTOR', message: 'The replication factor must be above 0, or -1 for the default.', ...none },
+      elections: [],
+    });
+    expect(refuse({ name: 'r', numPartitions: 0, replicationFactor: 1 }).response).toEqual({ error: 'INVALID_PARTITIONS', message: 'The number of partitions must be above 0, or -1 for the default.', ...none });
+    expect(refuse({ name: 'r', numPartitions: 1, replicationFactor: 1, configs: { 'no.such.config': '1' } }).response.message).toBe('unknown topic config no.such.config');
+    expect(refuse({ name: 'r', numPartitions: 1, replicationFactor: 1, configs: { 'retention.ms': 'soon' } }).response.message).toMatch(/^retention\.ms=soon is not /);
+    expect(refuse({ name: 'r', numPartitions: -1, replicationFactor: -1, assignments: [[1, 2], [3]] }).response.error).toBe('INVALID_REPLICA_ASSIGNMENT');
+  });
+
+  it('a success elects nobody; an empty assignment list is no manual assignment', () => {
+    const c = cluster();
+    const r = createTopic(c.image, { name: 'e', numPartitions: 2, replicationFactor: 1, assignments: [] }, Random.root(1), 'E');
+    expect(r.response).toMatchObject({ error: 'NONE', numPartitions: 2, replicationFactor: 1 });
+    expect(r.elections).toEqual([]);
+    const m = createTopic(c.image, { name: 'm', numPartitions: -1, replicationFactor: -1, assignments: [[1]] }, Random.root(1), 'M');
+    expect(m.elections).toEqual([]);
+  });
+
+  it('without ELR a min.insync.replicas config makes no ClearElrRecord', () => {
+    const c = cluster(false);
+    const r = createTopic(c.image, { name: 'm', numPartitions: 1, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } }, Random.root(1), 'M');
+    expect(r.records.map((x) => x.type)).toEqual(['TopicRecord', 'ConfigRecord', 'PartitionRecord']);
+  });
+
+  it('a topic id already taken is a bug of the caller, not a reply', () => {
+    const c = cluster();
+    c.append(createTopic(c.image, { name: 'x', numPartitions: 1, replicationFactor: 1 }, Random.root(1), 'X').records);
+    expect(() => createTopic(c.image, { name: 'y', numPartitions: 1, replicationFactor: 1 }, Random.root(1), 'X')).toThrow('createTopic: topic id X is already in use');
+  });
 });
 

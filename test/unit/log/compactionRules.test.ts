@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanableOffsets, evaluateLog, filthiest, isCleanable, logToClean, maxCompactionDelay, type CleanableLogView, type SegmentView } from '../../../sim/kafka/log/cleanerSelection';
+import { cleanableOffsets, evaluateLog, filthiest, isCleanable, logToClean, maxCompactionDelay, segmentRange, type CleanableLogView, type SegmentView } from '../../../sim/kafka/log/cleanerSelection';
 import { buildOffsetMap, cleanBatch, emptyCleanerStats, groupSegmentsBySize, type BatchFilter, type CleanerSegment } from '../../../sim/kafka/log/logCleaning';
 import { assignOffsets, type RecordBatch } from '../../../sim/kafka/records';
 import { kv } from './logTestKit';
@@ -164,7 +164,53 @@ describe('choosing what to clean (reference 11.2)', () => {
     expect(evaluateLog(v, 20, 500).ltc.needCompactionNow).toBe(false);
   });
 
+  it('finds the segments overlapping an offset range, empty when the range is', () => {
+    const segs = view().segments;
+    expect(segmentRange(segs, 20, 20)).toEqual([0, 0]);
+    expect(segmentRange(segs, 21, 20)).toEqual([0, 0]);
+    expect(segmentRange(segs, 10, 30)).toEqual([1, 3]);
+    expect(segmentRange(segs, 15, 31)).toEqual([1, 4]);
+    expect(segmentRange(segs, 0, 1000)).toEqual([0, 5]);
+  });
+
+  it('a checkpoint exactly at the log start or the log end is valid', () => {
+    expect(cleanableOffsets(view({ logStartOffset: 10 }), 10, 0)).toMatchObject({ firstDirtyOffset: 10, forceUpdateCheckpoint: false });
+    expect(cleanableOffsets(view(), 45, 0)).toMatchObject({ firstDirtyOffset: 45, forceUpdateCheckpoint: false });
+  });
+
+  it('min.compaction.lag.ms: a record exactly that old is cleanable; with no lag even a future timestamp is', () => {
+    const segs = [s(0, 100, 10), s(10, 100, 900), s(20, 100, 20), s(30, 10, 0)];
+    // now - lag = 900: the segment whose newest record is at 900 is old enough.
+    expect(cleanableOffsets(view({ minCompactionLagMs: 100, segments: segs }), 0, 1000).firstUncleanableDirtyOffset).toBe(30);
+    expect(cleanableOffsets(view({ minCompactionLagMs: 100, segments: segs }), 0, 999).firstUncleanableDirtyOffset).toBe(10);
+    // A producer clock ahead of the broker's: no lag configured, nothing holds the cleaner back.
+    expect(cleanableOffsets(view({ minCompactionLagMs: 0, segments: [s(0, 100, 5000), s(10, 10, 0)] }), 0, 1000).firstUncleanableDirtyOffset).toBe(10);
+  });
+
+  it('max.compaction.lag.ms: the earliest known first-batch timestamp of the dirty, non-active segments counts', () => {
+    const v = (segments: SegmentView[]) => view({ maxCompactionLagMs: 1000, segments });
+    // Missing (0) timestamps are skipped; the earliest of the others wins, in any order.
+    expect(maxCompactionDelay(v([s(0, 100, 1, 0), s(10, 100, 1, 300), s(20, 100, 1, 200), s(30, 10, 0, 1)]), 0, 5000)).toBe(3800);
+    // The active segment's first batch does not count, however old.
+    expect(maxCompactionDelay(v([s(0, 100, 1, 0), s(10, 10, 0, 1)]), 0, 5000)).toBe(0);
+    // Exactly at now - max.compaction.lag.ms: not overdue yet.
+    expect(maxCompactionDelay(v([s(0, 100, 1, 4000), s(10, 10, 0, 1)]), 0, 5000)).toBe(0);
+    expect(maxCompactionDelay(v([s(0, 100, 1, 3999), s(10, 10, 0, 1)]), 0, 5000)).toBe(1);
+  });
+
+  it('an empty log has a dirty ratio of 0 and is never cleanable, even when overdue', () => {
+    const ltc = logToClean(view({ segments: [s(0, 0), s(10, 0)] }), 0, 10, true);
+    expect(ltc).toMatchObject({ totalBytes: 0, cleanableRatio: 0 });
+    expect(isCleanable(ltc, 0)).toBe(false);
+    // Overdue but nothing dirty to clean: only the ratio can make it cleanable.
+    const clean = logToClean(view(), 40, 40, true);
+    expect(clean.cleanableBytes).toBe(0);
+    expect(isCleanable(clean, 0.5)).toBe(false);
+  });
+
   it('picks the dirtiest cleanable log, the first on ties', () => {
+    const mk0 = (ratio: number) => ({ ltc: { ...logToClean(view(), 0, 40, false), cleanableRatio: ratio }, minCleanableDirtyRatio: 0.5 });
+    expect(filthiest([mk0(0.9), mk0(0.6)])).toBe(0);
     const mk = (ratio: number) => ({ ltc: { ...logToClean(view(), 0, 40, false), cleanableRatio: ratio }, minCleanableDirtyRatio: 0.5 });
     expect(filthiest([mk(0.6), mk(0.9), mk(0.9), mk(0.4)])).toBe(1);
     expect(filthiest([mk(0.4), mk(0.5)])).toBe(-1);
