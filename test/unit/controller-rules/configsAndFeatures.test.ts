@@ -71,3 +71,49 @@ describe('the ELR switch: eligible.leader.replicas.version', () => {
     expect(c.image.elrEnabled()).toBe(false);
   });
 });
+
+describe('alterConfigs and the ELR switch, exactly', () => {
+  it('a topic-level min.insync.replicas clears that topic\'s ELR; other configs clear nothing', () => {
+    const c = new TestCluster({ elr: true });
+    c.createTopic('t', [[1]]);
+    const r = alterConfigs(c.image, [
+      { resourceType: 'TOPIC', resourceName: 't', name: 'retention.ms', value: '5' },
+      { resourceType: 'TOPIC', resourceName: 't', name: 'min.insync.replicas', value: '1' },
+    ]);
+    expect(r).toEqual({
+      records: [
+        { type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: 't', name: 'retention.ms', value: '5' },
+        { type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: 't', name: 'min.insync.replicas', value: '1' },
+        { type: 'ClearElrRecord', topicName: 't' },
+      ],
+      response: { error: 'NONE', message: '' },
+      elections: [],
+    });
+    // Deleting a topic config (null) needs no valid value; a broker config other than min ISR passes untouched.
+    expect(alterConfigs(c.image, [{ resourceType: 'TOPIC', resourceName: 't', name: 'retention.ms', value: null }]).response.error).toBe('NONE');
+    expect(alterConfigs(c.image, [{ resourceType: 'BROKER', resourceName: '1', name: 'log.retention.ms', value: '5' }]).records).toEqual([
+      { type: 'ConfigRecord', resourceType: 'BROKER', resourceName: '1', name: 'log.retention.ms', value: '5' },
+    ]);
+  });
+
+  it('refusals write nothing and say why', () => {
+    const c = new TestCluster({ elr: true });
+    c.createTopic('t', [[1]]);
+    const change = (o: object) => alterConfigs(c.image, [{ resourceType: 'TOPIC', resourceName: 't', name: 'retention.ms', value: '1', ...o }]);
+    expect(change({ resourceName: 'u' })).toEqual({ records: [], response: { error: 'UNKNOWN_TOPIC_OR_PARTITION', message: 'no topic u' }, elections: [] });
+    expect(change({ name: 'no.such' }).response).toEqual({ error: 'INVALID_CONFIG', message: 'unknown topic config no.such' });
+    expect(change({ value: 'soon' }).response.message).toMatch(/^retention\.ms=soon is not /);
+    expect(alterConfigs(c.image, [{ resourceType: 'BROKER', resourceName: '1', name: 'min.insync.replicas', value: '2' }]).response.message).toBe('A broker-level min.insync.replicas cannot be changed while ELR is on.');
+    expect(alterConfigs(c.image, [{ resourceType: 'BROKER', resourceName: '', name: 'min.insync.replicas', value: null }]).response.message).toBe('The cluster-level min.insync.replicas cannot be removed while ELR is on.');
+  });
+
+  it('turning ELR on over a cluster that already has a cluster-level min ISR and no broker-level one writes only the feature', () => {
+    const c = new TestCluster({ elr: false });
+    c.startBroker(1);
+    c.append([{ type: 'ConfigRecord', resourceType: 'BROKER', resourceName: '', name: 'min.insync.replicas', value: '2' }]);
+    expect(updateElrFeature(c.image, true, 3)).toEqual({ records: [{ type: 'FeatureLevelRecord', name: 'eligible.leader.replicas.version', featureLevel: 1 }], response: undefined, elections: [] });
+    // Turning it off touches no config, whatever there is.
+    c.append([{ type: 'ConfigRecord', resourceType: 'BROKER', resourceName: '1', name: 'min.insync.replicas', value: '3' }]);
+    expect(updateElrFeature(c.image, false).records).toEqual([{ type: 'FeatureLevelRecord', name: 'eligible.leader.replicas.version', featureLevel: 0 }]);
+  });
+});

@@ -118,3 +118,32 @@ describe('ElectLeaders [ReplicationControlManager.electLeader]', () => {
     expect(r.records).toEqual([{ type: 'PartitionChangeRecord', topicId: 'id-t', partitionId: 0, isr: [2], leader: 2, leaderRecoveryState: 'RECOVERING' }]);
   });
 });
+
+describe('ElectLeaders results, exactly', () => {
+  it('refusals carry no records and no elections; an unknown partition of a known topic is unknown too', () => {
+    const c = cluster(false, [1, 2]);
+    c.createTopic('t', [[1, 2]]);
+    expect(electLeader(c.image, 't', 3, 'PREFERRED')).toEqual({ records: [], response: 'UNKNOWN_TOPIC_OR_PARTITION', elections: [] });
+    expect(electLeader(c.image, 't', 0, 'PREFERRED')).toEqual({ records: [], response: 'ELECTION_NOT_NEEDED', elections: [] });
+    c.fence(2);
+    c.fence(1);
+    expect(electLeader(c.image, 't', 0, 'UNCLEAN')).toEqual({ records: [], response: 'ELIGIBLE_LEADERS_NOT_AVAILABLE', elections: [] });
+  });
+
+  it('a preferred election when another replica leads moves leadership back, and says why', () => {
+    const c = cluster(false, [1, 2]);
+    c.createTopic('t', [[1, 2]]);
+    c.fence(1);
+    c.unfence(1);
+    c.append([{ type: 'PartitionChangeRecord', topicId: 'id-t', partitionId: 0, isr: [2, 1] }]);
+    expect(c.partition('t').leader).toBe(2);
+    // An UNCLEAN request while a leader exists is not needed, whatever the preferred replica.
+    expect(electLeader(c.image, 't', 0, 'UNCLEAN').response).toBe('ELECTION_NOT_NEEDED');
+    const r = electLeader(c.image, 't', 0, 'PREFERRED');
+    expect(r.response).toBe('NONE');
+    expect(r.records).toEqual([{ type: 'PartitionChangeRecord', topicId: 'id-t', partitionId: 0, leader: 1 }]);
+    expect(r.elections).toEqual([expect.objectContaining({ topicId: 'id-t', topicName: 't', partitionId: 0, reason: 'electLeaders' })]);
+    expect(electLeader(c.image, 't', 0, 'PREFERRED', 'the auto rebalance').elections[0]).toMatchObject({ reason: 'the auto rebalance' });
+  });
+});
+

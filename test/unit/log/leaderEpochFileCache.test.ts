@@ -114,3 +114,62 @@ describe('leader-epoch-checkpoint', () => {
     expect(reloaded.epochEntries()).toEqual([e(1, 0), e(2, 7)]);
   });
 });
+
+describe('the cache object: what it answers and when it changes', () => {
+  it('says whether each call changed it, and keeps its latest epoch with the entries', () => {
+    const c = new LeaderEpochFileCache(null, [e(1, 0), e(3, 10)]);
+    expect(c.latestEpoch).toBe(3);
+    expect(c.latestEntry).toEqual(e(3, 10));
+    expect(c.earliestEntry).toEqual(e(1, 0));
+    expect(c.assign(3, 15)).toBe(false); // the same epoch at a later offset: no change
+    expect(c.assign(5, 20)).toBe(true);
+    expect(c.latestEpoch).toBe(5);
+    expect(c.truncateFromEnd(30)).toBe(false);
+    expect(c.truncateFromEnd(20)).toBe(true);
+    expect(c.latestEpoch).toBe(3);
+    expect(c.truncateFromStart(-1)).toBe(false);
+    expect(c.truncateFromStart(12)).toBe(true);
+    expect(c.epochEntries()).toEqual([e(3, 12)]);
+    expect(c.earliestEntry).toEqual(e(3, 12));
+    c.clear();
+    expect(c.epochEntries()).toEqual([]);
+    expect([c.latestEpoch, c.latestEntry, c.earliestEntry]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('finds the entry of exactly one epoch, or none', () => {
+    const c = new LeaderEpochFileCache(null, [e(1, 0), e(3, 10), e(5, 20)]);
+    expect(c.epochEntry(3)).toEqual(e(3, 10));
+    expect(c.epochEntry(5)).toEqual(e(5, 20));
+    expect(c.epochEntry(1)).toEqual(e(1, 0));
+    expect(c.epochEntry(4)).toBeUndefined();
+    expect(c.epochEntry(0)).toBeUndefined();
+    expect(c.epochEntry(9)).toBeUndefined();
+  });
+
+  it('knows the epoch of an offset: at an entry start, between entries, before the first', () => {
+    const c = new LeaderEpochFileCache(null, [e(1, 5), e(3, 10), e(5, 20)]);
+    expect(c.epochForOffset(10)).toBe(3);
+    expect(c.epochForOffset(11)).toBe(3);
+    expect(c.epochForOffset(19)).toBe(3);
+    expect(c.epochForOffset(20)).toBe(5);
+    expect(c.epochForOffset(99)).toBe(5);
+    expect(c.epochForOffset(4)).toBeUndefined();
+  });
+
+  it('refuses an invalid entry with the values', () => {
+    expect(() => assignEpoch([], -1, 0)).toThrow('invalid partition leader epoch entry (epoch -1, start offset 0)');
+    expect(() => assignEpoch([], 0, -3)).toThrow('invalid partition leader epoch entry (epoch 0, start offset -3)');
+  });
+
+  it('the same epoch again at its own start offset changes nothing; at an earlier offset it moves back', () => {
+    expect(assignEpoch([e(1, 0), e(3, 10)], 3, 10)).toBeNull();
+    expect(assignEpoch([e(1, 0), e(3, 10)], 3, 8)).toEqual([e(1, 0), e(3, 8)]);
+  });
+
+  it('truncation from the end at exactly the latest start offset removes that entry; a negative offset nothing', () => {
+    expect(truncateEntriesFromEnd([e(1, 0), e(3, 10)], 10)).toEqual([e(1, 0)]);
+    expect(truncateEntriesFromEnd([e(1, 0), e(3, 10)], -1)).toBeNull();
+    expect(truncateEntriesFromEnd([], 5)).toBeNull();
+    expect(UNDEFINED_EPOCH_OFFSET).toBe(-1);
+  });
+});
