@@ -46,6 +46,29 @@ describe('the retention rules (reference 2.4)', () => {
     expect(deletableSegmentCount(withEmpty, 10, 10, retentionMsBreach(1000, 1)!)).toBe(1);
   });
 
+  it('at the bounds: exactly retention.ms old stays, exactly retention.bytes is no breach, 0 limits mean 0', () => {
+    // A segment whose newest record is exactly retention.ms old is not older than retention.ms.
+    expect(deletableSegmentCount(segs, 35, 35, retentionMsBreach(110, 100)!)).toBe(0);
+    expect(deletableSegmentCount(segs, 35, 35, retentionMsBreach(111, 100)!)).toBe(1);
+    // retention.ms=0: everything older than now goes (the active segment too once it is under the HW).
+    expect(deletableSegmentCount(segs, 35, 35, retentionMsBreach(41, 0)!)).toBe(4);
+    // At exactly retention.bytes the log is at the limit: a breach of 0 bytes deletes nothing (but is not null).
+    expect(retentionSizeBreach(350, 350)).not.toBeNull();
+    expect(deletableSegmentCount(segs, 35, 35, retentionSizeBreach(350, 350)!)).toBe(0);
+    // retention.bytes=0: every segment may go.
+    expect(deletableSegmentCount(segs, 35, 35, retentionSizeBreach(350, 0)!)).toBe(4);
+  });
+
+  it('a non-empty active segment can be deleted (the caller rolls it first); an empty one cannot, however old', () => {
+    expect(deletableSegmentCount([seg(0, 100, 10), seg(10, 5, 10)], 12, 12, retentionMsBreach(1000, 1)!)).toBe(2);
+    expect(deletableSegmentCount([seg(0, 0, 10)], 0, 0, () => true)).toBe(0);
+  });
+
+  it('the log-start-offset rule needs a next segment at or below the log start: the active segment never goes by it', () => {
+    expect(deletableSegmentCount(segs, 35, 35, logStartOffsetBreach(1000))).toBe(3);
+    expect(deletableSegmentCount([seg(0, 100, 10)], 10, 10, logStartOffsetBreach(1000))).toBe(0);
+  });
+
   it('deletes segments wholly below the log start offset', () => {
     expect(deletableSegmentCount(segs, 35, 35, logStartOffsetBreach(20))).toBe(2);
     expect(deletableSegmentCount(segs, 35, 35, logStartOffsetBreach(19))).toBe(1);
