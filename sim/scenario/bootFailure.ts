@@ -4,15 +4,19 @@ import { BROKER_CONFIGS } from '../kafka/config/configs';
 import type { ResolvedCluster } from './validate';
 
 /**
- * What a cluster that did not boot says: the broker configs the scenario changed from Kafka's defaults are
- * what prevents it (a cluster of defaults always boots), with the reason when it is a known one. Kafka
- * accepts each of these values on its own (its validators are atLeast(0) or none), so the run is refused
- * here, where it is known that it cannot start, rather than by the validator.
+ * What a cluster that did not boot says: the settings the scenario changed from the defaults — broker configs,
+ * the network's latencies, the disk's — are what prevents it (a cluster of defaults always boots), with the
+ * reason when it is a known one. Kafka accepts each of these values on its own (its validators are atLeast(0) or
+ * none), so the run is refused here, where it is known that it cannot start, rather than by the validator.
  */
 export function bootFailure(e: ClusterBootError, cluster: ResolvedCluster): Error {
   const c = cluster.brokerConfig;
-  const changed = Object.keys(cluster.brokerOverrides).filter((k) => c[k as keyof typeof c] !== BROKER_CONFIGS[k as keyof typeof BROKER_CONFIGS]?.default);
-  if (changed.length === 0) return e; // not the scenario's doing: an internal error
+  const changedConfigs = Object.keys(cluster.brokerOverrides).filter((k) => c[k as keyof typeof c] !== BROKER_CONFIGS[k as keyof typeof BROKER_CONFIGS]?.default);
+  const changedWorld = [
+    ...Object.entries(cluster.network ?? {}).map(([k, v]) => `cluster.network.${k}=${String(v)}`),
+    ...Object.entries(cluster.disk ?? {}).map(([k, v]) => `cluster.disk.${k}=${String(v)}`),
+  ];
+  if (changedConfigs.length === 0 && changedWorld.length === 0) return e; // not the scenario's doing: an internal error
   const reasons: string[] = [];
   // A broker is fenced when no heartbeat came within the session timeout [BrokerHeartbeatManager `isExpired`].
   if (c['broker.session.timeout.ms'] <= c['broker.heartbeat.interval.ms']) {
@@ -23,11 +27,17 @@ export function bootFailure(e: ClusterBootError, cluster: ResolvedCluster): Erro
   for (const k of ['controller.quorum.fetch.timeout.ms', 'controller.quorum.election.timeout.ms', 'controller.quorum.request.timeout.ms'] as const) {
     if (c[k] < 10) reasons.push(`${k}=${c[k]} leaves the controller quorum no time for a round trip, so it never keeps a leader`);
   }
-  const set = changed.map((k) => `${k}=${String(c[k as keyof typeof c])}`).join(', ');
+  // A round trip slower than the controller request timeout: brokers' registrations and heartbeats time out.
+  const latency = Math.max(cluster.network?.sameZoneLatencyMs ?? 0, cluster.network?.crossZoneLatencyMs ?? 0);
+  if (2 * latency >= c['controller.quorum.request.timeout.ms']) {
+    reasons.push(`a network round trip of ${2 * latency} ms is not shorter than controller.quorum.request.timeout.ms=${c['controller.quorum.request.timeout.ms']}, so requests to the controllers time out`);
+  }
+  const settings = [...changedConfigs.map((k) => `${k}=${String(c[k as keyof typeof c])}`), ...changedWorld].join(', ');
+  const path = changedWorld.length === 0 ? 'cluster.broker' : 'cluster';
   return new ValidationError(
-    'cluster.broker',
-    set,
-    'broker configs with which the cluster can start',
-    `the cluster did not boot within ${e.limitMs / 1000} s of simulated time: ${e.phase}${reasons.length > 0 ? `; ${reasons.join('; ')}` : `; it boots with Kafka's defaults, so one of ${set} prevents it`}`,
+    path,
+    settings,
+    changedWorld.length === 0 ? 'broker configs with which the cluster can start' : 'settings with which the cluster can start',
+    `the cluster did not boot within ${e.limitMs / 1000} s of simulated time: ${e.phase}${reasons.length > 0 ? `; ${reasons.join('; ')}` : `; it boots with Kafka's defaults, so one of ${settings} prevents it`}`,
   );
 }

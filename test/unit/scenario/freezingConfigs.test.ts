@@ -68,6 +68,16 @@ describe('configs with which the cluster cannot boot say so', () => {
     expect(refused({ 'broker.session.timeout.ms': 1 }).message).toMatch(/broker\.session\.timeout\.ms=1 is not longer than broker\.heartbeat\.interval\.ms=2000, so a broker is fenced between two heartbeats/);
   });
 
+  it('a network slower than the controller request timeout says so (fuzz seed 841543435: it was an internal error)', () => {
+    const slow = (controllers: number, crossZoneLatencyMs: number) => () => run({ cluster: { controllers, zones: ['a', 'b', 'c'], network: { crossZoneLatencyMs } } });
+    expect(slow(1, 1100)).toThrow(
+      'cluster: "cluster.network.crossZoneLatencyMs=1100" is not allowed; expected settings with which the cluster can start (the cluster did not boot within 120 s of simulated time: brokers did not all register and unfence; a network round trip of 2200 ms is not shorter than controller.quorum.request.timeout.ms=2000, so requests to the controllers time out)',
+    );
+    // Just below it one controller boots; three, which must also keep a quorum across zones, do not.
+    expect(slow(1, 900)).not.toThrow();
+    expect(slow(3, 900)).toThrow(/^cluster: "cluster\.network\.crossZoneLatencyMs=900" is not allowed; .*so one of cluster\.network\.crossZoneLatencyMs=900 prevents it\)$/);
+  });
+
   it('on the command line: exit 2 and one line', async () => {
     const { file } = scratch('freeze');
     const f = file('session.json', JSON.stringify({ ...BASE, cluster: { broker: { 'broker.session.timeout.ms': 1 } } }));
