@@ -48,3 +48,38 @@ describe('deleteTopics', () => {
     expect(r.records).toEqual([]);
   });
 });
+
+describe('deleteTopics results, exactly', () => {
+  it('each answer names the topic as asked, with Kafka\'s words', () => {
+    const c = cluster();
+    const id = c.createTopic('orders', [[1, 2, 3]]);
+    const r = deleteTopics(c.image, [
+      { name: 'nope', topicId: null },
+      { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ' },
+      { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAg' },
+      { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAg' },
+      { name: 'orders', topicId: null },
+    ]);
+    expect(r).toEqual({
+      records: [{ type: 'RemoveTopicRecord', topicId: id }],
+      response: [
+        { name: 'nope', topicId: null, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: 'This server does not host this topic-partition.' },
+        { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAQ', error: 'UNKNOWN_TOPIC_ID', message: 'No topic with id AAAAAAAAAAAAAAAAAAAAAQ.' },
+        { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAg', error: 'INVALID_REQUEST', message: 'Duplicate topic id.' },
+        { name: null, topicId: 'AAAAAAAAAAAAAAAAAAAAAg', error: 'INVALID_REQUEST', message: 'Duplicate topic id.' },
+        { name: 'orders', topicId: id, error: 'NONE', message: '' },
+      ],
+      elections: [],
+    });
+    expect(deleteTopics(c.image, [{ name: 'orders', topicId: null }, { name: 'orders', topicId: null }]).response[0]!.message).toBe('Duplicate topic name.');
+  });
+
+  it('one topic asked for by name and by id is removed once, and both answers say so', () => {
+    const c = cluster();
+    const id = c.createTopic('orders', [[1, 2, 3]]);
+    const r = deleteTopics(c.image, [{ name: 'orders', topicId: null }, { name: null, topicId: id }]);
+    expect(r.records).toEqual([{ type: 'RemoveTopicRecord', topicId: id }]);
+    expect(r.response.map((x) => [x.name, x.error])).toEqual([['orders', 'NONE'], ['orders', 'NONE']]);
+  });
+});
+

@@ -147,3 +147,37 @@ describe('ElectLeaders results, exactly', () => {
   });
 });
 
+describe('periodic unclean elections: the record cap', () => {
+  /** Three leaderless partitions of an unclean topic, each with an acceptable replica outside its ISR. */
+  function leaderless(): TestCluster {
+    const c = cluster(false, [1, 2]);
+    c.createTopic('risky', [[1, 2], [1, 2], [1, 2]], { 'unclean.leader.election.enable': 'false' });
+    c.fence(2);
+    c.fence(1);
+    c.unfence(2);
+    c.append([{ type: 'ConfigRecord', resourceType: 'TOPIC', resourceName: 'risky', name: 'unclean.leader.election.enable', value: 'true' }]);
+    expect(c.image.partitionsWithNoLeader()).toHaveLength(3);
+    return c;
+  }
+
+  it('stops at the cap and says so; below it, elects every partition and says it did not hit it', () => {
+    const capped = maybeElectUncleanLeaders(leaderless().image, 2);
+    expect(capped.records).toHaveLength(2);
+    expect(capped.response).toBe(true);
+    const all = maybeElectUncleanLeaders(leaderless().image, 3);
+    expect(all.records).toHaveLength(3);
+    // Exactly at the cap counts as hitting it (more may be waiting).
+    expect(all.response).toBe(true);
+    const roomy = maybeElectUncleanLeaders(leaderless().image, 4);
+    expect(roomy.records).toHaveLength(3);
+    expect(roomy.response).toBe(false);
+    expect(roomy.elections.map((e) => e.reason)).toEqual(['maybeElectUncleanLeaders', 'maybeElectUncleanLeaders', 'maybeElectUncleanLeaders']);
+  });
+
+  it('with nothing leaderless it does nothing and has not hit the cap', () => {
+    const c = cluster(false, [1, 2]);
+    c.createTopic('risky', [[1, 2]], { 'unclean.leader.election.enable': 'true' });
+    expect(maybeElectUncleanLeaders(c.image)).toEqual({ records: [], response: false, elections: [] });
+  });
+});
+
