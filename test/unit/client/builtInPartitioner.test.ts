@@ -127,3 +127,58 @@ describe('BuiltInPartitioner switch rule', () => {
     expect(() => new BuiltInPartitioner({ topic: 't', stickyBatchSize: 0 }, Random.root(1))).toThrow(RangeError);
   });
 });
+
+describe('BuiltInPartitioner at its edges', () => {
+  it('a queue with only one of the two leader times known is never excluded', () => {
+    const q = queues([2, 2, 2], [{}, { leaderReadyTimeMs: 5000 }, { leaderDrainTimeMs: 0 }]);
+    expect(computePartitionLoadStats(q, 3, true, 100)).toBeNull();
+  });
+
+  it('weighs even when only one partition is eligible out of several; nothing when no partition is', () => {
+    const one = computePartitionLoadStats(queues([3, 0], [{ leaderKnown: false }]), 2, true, 0)!;
+    expect([one.length, one.partitionIds[0], one.cumulativeFrequencyTable[0]]).toEqual([1, 1, 1]);
+    expect(computePartitionLoadStats(queues([3, 0], [{ leaderKnown: false }, { leaderKnown: false }]), 2, true, 0)).toBeNull();
+  });
+
+  it('the largest queue sets the weights wherever it is, and ties with it count once', () => {
+    // max 5 (+1 = 6): weights 1,6,1 -> 1,7,8 whichever of the equal maxima comes first.
+    expect([...cumulativeFrequencyTable(Int32Array.of(5, 0, 5), Int32Array.of(0, 1, 2), 3, 3)!.cumulativeFrequencyTable]).toEqual([1, 7, 8]);
+    expect([...cumulativeFrequencyTable(Int32Array.of(0, 5, 3), Int32Array.of(0, 1, 2), 3, 3)!.cumulativeFrequencyTable]).toEqual([6, 7, 10]);
+    // Only the first `length` entries are folded; the rest of the array is left as it was.
+    expect([...cumulativeFrequencyTable(Int32Array.of(1, 0, 9), Int32Array.of(0, 1, 2), 2, 3)!.cumulativeFrequencyTable]).toEqual([1, 3, 9]);
+  });
+
+  it('a topic with no partitions at all is a bug of the caller, said in words', () => {
+    expect(() => nextPartition(7, null, { numPartitions: 0, availablePartitions: [] })).toThrow('BuiltInPartitioner: the topic has no partitions');
+    expect(nextPartition(7, null, { numPartitions: 1, availablePartitions: [] })).toBe(0);
+  });
+
+  it('a batch size of exactly 1 is allowed; a fractional one is not, and the error says what it got', () => {
+    expect(new BuiltInPartitioner({ topic: 't', stickyBatchSize: 1 }, Random.root(1)).stickyBatchSize).toBe(1);
+    expect(() => new BuiltInPartitioner({ topic: 't', stickyBatchSize: 1.5 }, Random.root(1))).toThrow('BuiltInPartitioner: stickyBatchSize must be >= 1 but got 1.5');
+  });
+
+  it('names the topic and both partitions when bytes are reported for the wrong one', () => {
+    const p = new BuiltInPartitioner({ topic: 'orders', stickyBatchSize: 100 }, Random.root(1));
+    p.currentPartition({ numPartitions: 3, availablePartitions: [2] });
+    expect(() => p.updatePartitionInfo(1, 10, true, all(3))).toThrow('BuiltInPartitioner(orders): bytes reported for partition 1 but the sticky partition is 2');
+  });
+
+  it('partition 0 is a sticky partition like any other', () => {
+    const p = new BuiltInPartitioner({ topic: 't', stickyBatchSize: 100 }, Random.root(1));
+    expect(p.currentPartition({ numPartitions: 3, availablePartitions: [0] })).toBe(0);
+    expect(p.stickyPartition).toBe(0);
+  });
+
+  it('a switch that stays on the same partition is still a switch: the next append does not switch again', () => {
+    const p = new BuiltInPartitioner({ topic: 't', stickyBatchSize: 100 }, Random.root(1));
+    const single = { numPartitions: 3, availablePartitions: [2] };
+    p.currentPartition(single);
+    p.updatePartitionInfo(2, 150, false, single);
+    let calls = 0;
+    // Full batches every time: the first round switches (to 2 again), the second sees 0 bytes and appends.
+    expect(p.partitionForAppend(single, () => (calls++, true))).toBe(2);
+    expect(calls).toBe(2);
+  });
+});
+
