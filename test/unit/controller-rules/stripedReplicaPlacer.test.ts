@@ -44,6 +44,18 @@ describe('StripedReplicaPlacer', () => {
     }
   });
 
+  it('walks the racks in name order (no rack first), whatever the brokers\' ids, until the first reshuffle', () => {
+    // Broker ids in a different order than their racks' names: 1 in c, 2 in a, 3 in no rack, 4 in b.
+    const brokers = [b(1, 'c'), b(2, 'a'), b(3, null), b(4, 'b')];
+    const rackOf = new Map(brokers.map((x) => [x.id, x.rack]));
+    const order = [null, 'a', 'b', 'c'];
+    for (const seed of SEEDS) {
+      // Four unfenced brokers: the first four partitions come before any reshuffle.
+      const racks = place(brokers, 4, 1, seed).map((r) => order.indexOf(rackOf.get(r[0]!)!));
+      for (let i = 1; i < racks.length; i++) expect(racks[i], `seed ${seed}: ${racks.join(',')}`).toBe((racks[i - 1]! + 1) % 4);
+    }
+  });
+
   it('each unfenced broker leads once per round, and the rounds are reshuffled rather than repeated', () => {
     const flat = [b(1, null), b(2, null), b(3, null), b(4, null)];
     let repeatedEverywhere = true;
