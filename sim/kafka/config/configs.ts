@@ -80,6 +80,8 @@ export const BROKER_CONFIGS = {
   'offsets.topic.segment.bytes': int(104_857_600, 'segment size of __consumer_offsets', { min: SEGMENT_BYTES_MIN }),
   'offsets.commit.timeout.ms': int(5000, 'how long an offset commit waits for replication', { min: 1 }),
   'offsets.retention.minutes': int(10_080, 'committed offsets of an empty group expire after this', { min: 1 }),
+  // [src: group-coordinator/.../GroupCoordinatorConfig.java `OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG`: long, default 600000, atLeast(1)]
+  'offsets.retention.check.interval.ms': int(600_000, 'how often the group coordinator expires committed offsets (offsets.retention.minutes)', { min: 1, max: LONG_MAX }),
   'group.initial.rebalance.delay.ms': int(3000, 'the first rebalance of an empty group waits this long for more members', { min: 0 }),
   'group.min.session.timeout.ms': int(6000, 'smallest session.timeout.ms a consumer may ask for', { min: 0 }),
   'group.max.session.timeout.ms': int(1_800_000, 'largest session.timeout.ms a consumer may ask for', { min: 0 }),

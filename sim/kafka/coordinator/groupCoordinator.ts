@@ -92,6 +92,7 @@ export type GroupCoordinatorConfig = Pick<
   | 'offsets.topic.num.partitions'
   | 'offsets.commit.timeout.ms'
   | 'offsets.retention.minutes'
+  | 'offsets.retention.check.interval.ms'
   | 'group.initial.rebalance.delay.ms'
   | 'group.min.session.timeout.ms'
   | 'group.max.session.timeout.ms'
@@ -114,8 +115,6 @@ export interface GroupCoordinatorOptions {
   readonly random: Random;
   readonly config: GroupCoordinatorConfig;
   readonly storage: CoordinatorStorage;
-  /** offsets.retention.check.interval.ms (not in BROKER_CONFIGS yet). Default 600000. */
-  readonly offsetsRetentionCheckIntervalMs?: number;
   /** Loading a partition takes baseMs plus perRecordUs per record (a simulator estimate). Defaults 5 ms, 1 us. */
   readonly loadTime?: { readonly baseMs: number; readonly perRecordUs: number };
   /** Topic metadata and group configs as the broker applied them (consumer groups need them); default: none known. */
@@ -129,9 +128,6 @@ export type GroupResponse = JoinGroupResponse | SyncGroupResponse | HeartbeatRes
 
 /** A JoinGroup of a new member is parked at most this long. [GroupCoordinatorConfig.java `CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`] */
 export const CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
-/** [GroupCoordinatorConfig.java `OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT`] */
-export const OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT = 600_000;
-
 /** Timers a group holds outside its members. */
 interface GroupTimers {
   join: TimerId;
@@ -176,7 +172,7 @@ export class GroupCoordinator {
     this.random = opts.random;
     this.config = opts.config;
     this.storage = opts.storage;
-    this.retentionCheckMs = opts.offsetsRetentionCheckIntervalMs ?? OFFSETS_RETENTION_CHECK_INTERVAL_MS_DEFAULT;
+    this.retentionCheckMs = opts.config['offsets.retention.check.interval.ms'];
     this.loadTime = opts.loadTime ?? { baseMs: 5, perRecordUs: 1 };
     const host = this.host;
     this.consumer = new ConsumerGroupManager({
