@@ -1,7 +1,8 @@
 /**
  * What the logs kept: final.records (records in the final committed logs), segments.deleted (by retention, all
  * replicas), records.compacted-away (by the log cleaner, all replicas), replicas.diverged (replicas whose log, at
- * the end, holds a different record than the leader's at some offset below the high watermark).
+ * the end, holds a different record than the leader's at some offset below the high watermark), tombstones.removed
+ * (tombstones the cleaner removed once delete.retention.ms had passed, all replicas).
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { result } from './report';
@@ -12,6 +13,7 @@ export const logFigures: CheckDefinition = {
   make: (h) => {
     let segmentsDeleted = 0;
     let compactedAway = 0;
+    let tombstonesRemoved = 0;
     return {
       handlers: {
         'log.retention': (e) => {
@@ -19,6 +21,7 @@ export const logFigures: CheckDefinition = {
         },
         'log.clean': (e) => {
           compactedAway += e.recordsRemoved;
+          tombstonesRemoved += e.tombstonesRemoved;
         },
       },
       report: (out) => {
@@ -29,6 +32,7 @@ export const logFigures: CheckDefinition = {
         out['final.records'] = result(h.finals.records);
         out['segments.deleted'] = result(segmentsDeleted);
         out['records.compacted-away'] = result(compactedAway);
+        out['tombstones.removed'] = result(tombstonesRemoved);
         out['replicas.diverged'] = result(diverged.length, diverged);
       },
     };
