@@ -42,6 +42,11 @@ export const KAFKA_ERRORS = {
   OUT_OF_ORDER_SEQUENCE_NUMBER: { code: 45, retriable: false },
   DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
   INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
+  INVALID_TXN_STATE: { code: 48, retriable: false },
+  INVALID_PRODUCER_ID_MAPPING: { code: 49, retriable: false },
+  INVALID_TRANSACTION_TIMEOUT: { code: 50, retriable: false },
+  CONCURRENT_TRANSACTIONS: { code: 51, retriable: true },
+  TRANSACTION_COORDINATOR_FENCED: { code: 52, retriable: false },
   OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
   UNKNOWN_PRODUCER_ID: { code: 59, retriable: false },
@@ -76,6 +81,7 @@ export const KAFKA_ERRORS = {
   UNSUPPORTED_ASSIGNOR: { code: 112, retriable: false },
   STALE_MEMBER_EPOCH: { code: 113, retriable: false },
   UNSUPPORTED_ENDPOINT_TYPE: { code: 115, retriable: false },
+  TRANSACTION_ABORTABLE: { code: 120, retriable: false },
 } as const;
 
 export type KafkaError = keyof typeof KAFKA_ERRORS;
