@@ -148,6 +148,10 @@ export interface FetchPartitionResponse {
   readonly batches: readonly RecordBatch[];
   /** The current leader as this broker knows it, when the error is about leadership (KIP-951). */
   readonly currentLeader: LeaderHint | null;
+  /** To a consumer: the partition's LSO (min(HW, first unstable offset)); absent means = HW. */
+  readonly lastStableOffset?: number;
+  /** To a read_committed consumer: the aborted transactions overlapping the returned batches. [src: FetchResponse AbortedTransactions] */
+  readonly abortedTransactions?: readonly { readonly producerId: number; readonly firstOffset: number }[];
 }
 export interface FetchResponse extends Req<'FetchResponse'> {
   /** A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH) comes with no partitions. */
@@ -186,11 +190,79 @@ export interface OffsetsForLeaderEpochResponse extends Req<'OffsetsForLeaderEpoc
 
 export interface InitProducerIdRequest extends Req<'InitProducerId'> {
   readonly transactionalId: string | null;
+  /** With a transactional id: the producer's transaction.timeout.ms. */
+  readonly transactionTimeoutMs?: number;
+  /** KIP-360: the id and epoch of a producer re-initialising after an abortable error (-1 otherwise). */
+  readonly producerId?: number;
+  readonly producerEpoch?: number;
 }
 export interface InitProducerIdResponse extends Req<'InitProducerIdResponse'> {
   readonly error: KafkaError;
   readonly producerId: number;
   readonly producerEpoch: number;
+}
+
+// ---- Transactions (producer or partition leader -> transaction coordinator) ----
+
+/**
+ * AddPartitionsToTxn: from a transaction.version 1 producer before it first writes to a partition; from a
+ * partition leader verifying (KIP-890 part 1, `verifyOnly`) or, with version 2, adding the partition for the
+ * producer (part 2).
+ */
+export interface AddPartitionsToTxnRequest extends Req<'AddPartitionsToTxn'> {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly partitions: readonly TopicPartition[];
+  readonly verifyOnly: boolean;
+  /** The client's transaction version (2 when the leader adds for a TV2 producer). */
+  readonly transactionVersion: 0 | 1 | 2;
+}
+export interface AddPartitionsToTxnResponse extends Req<'AddPartitionsToTxnResponse'> {
+  /** A top-level error answers for every partition. */
+  readonly error: KafkaError;
+  readonly results: readonly { readonly topic: string; readonly partition: number; readonly error: KafkaError }[];
+}
+/** sendOffsetsToTransaction, first half: the group's __consumer_offsets partition joins the transaction. */
+export interface AddOffsetsToTxnRequest extends Req<'AddOffsetsToTxn'> {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly groupId: string;
+  readonly transactionVersion: 0 | 1 | 2;
+}
+export interface AddOffsetsToTxnResponse extends Req<'AddOffsetsToTxnResponse'> {
+  readonly error: KafkaError;
+}
+export interface EndTxnRequest extends Req<'EndTxn'> {
+  readonly transactionalId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly committed: boolean;
+  readonly transactionVersion: 0 | 1 | 2;
+}
+export interface EndTxnResponse extends Req<'EndTxnResponse'> {
+  readonly error: KafkaError;
+  /** With transaction version 2: the producer id and (bumped) epoch for the next transaction. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+// ---- WriteTxnMarkers (transaction coordinator -> partition leaders) ----
+
+export interface WritableTxnMarker {
+  readonly producerId: number;
+  /** The epoch the coordinator ended the transaction with (bumped with transaction.version 2). */
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly transactionResult: 'COMMIT' | 'ABORT';
+  readonly partitions: readonly TopicPartition[];
+}
+export interface WriteTxnMarkersRequest extends Req<'WriteTxnMarkers'> {
+  readonly markers: readonly WritableTxnMarker[];
+}
+export interface WriteTxnMarkersResponse extends Req<'WriteTxnMarkersResponse'> {
+  readonly markers: readonly { readonly producerId: number; readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[] }[];
 }
 
 // ---- Broker <-> controller ----
@@ -449,6 +521,10 @@ export type BrokerRequest =
   | ListOffsetsRequest
   | OffsetsForLeaderEpochRequest
   | InitProducerIdRequest
+  | WriteTxnMarkersRequest
+  | AddPartitionsToTxnRequest
+  | AddOffsetsToTxnRequest
+  | EndTxnRequest
   | FindCoordinatorRequest
   | JoinGroupRequest
   | SyncGroupRequest
@@ -467,6 +543,10 @@ export type AnyResponse =
   | ListOffsetsResponse
   | OffsetsForLeaderEpochResponse
   | InitProducerIdResponse
+  | WriteTxnMarkersResponse
+  | AddPartitionsToTxnResponse
+  | AddOffsetsToTxnResponse
+  | EndTxnResponse
   | BrokerRegistrationResponse
   | BrokerHeartbeatResponse
   | AlterPartitionResponse

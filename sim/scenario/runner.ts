@@ -1,10 +1,11 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
+import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
-import { ClusterBootError, KafkaCluster } from '../kafka/cluster';
+import { ClusterBootError, KafkaCluster, type KafkaClusterOptions } from '../kafka/cluster';
 import type { BrokerListeners } from '../kafka/broker/broker';
 import { bootFailure } from './bootFailure';
 import type { Producer } from '../kafka/client/producer/producer';
@@ -151,6 +152,15 @@ export interface ScenarioRun {
   finish(): RunResult;
 }
 
+/** Group coordination as before; with a transactional producer, the transaction coordinator beside it. */
+function brokerExtensionsOf(s: Scenario, forceGroups: boolean): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
+  const txn = hasTransactions(s);
+  if (!txn) return attachConsumers.brokerExtensions(s, forceGroups);
+  const groups = forceGroups || s.consumers.some((c) => c.group !== null);
+  const ext = brokerExtensionsFor(groups, true, s.cluster.brokerConfig);
+  return ext ? { brokerExtensions: ext } : {};
+}
+
 /**
  * Builds the world and the cluster of a validated scenario, boots it, starts its clients and schedules its faults,
  * actions, captions and quiet period. Nothing of the scenario's own time has run yet.
@@ -192,7 +202,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     eligibleLeaderReplicas: s.cluster.eligibleLeaderReplicas,
     legacyHighWatermarkTruncation: s.cluster.legacyHighWatermarkTruncation,
     groupConfigs: s.groupConfigs,
-    ...attachConsumers.brokerExtensions(s, groups),
+    ...brokerExtensionsOf(s, groups),
     ...(opts.listeners && { listeners: opts.listeners }),
   });
   // A manual assignment goes to the controller as Kafka's CreateTopics carries it: with -1 for the counts.
@@ -202,6 +212,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       : { name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs },
   );
   topics.push(...consumerTopics(s, groups));
+  if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig, s.cluster.brokers));
   let t0: Micros;
   try {
     t0 = cluster.boot(topics);

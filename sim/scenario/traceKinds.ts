@@ -19,6 +19,7 @@ import { CLUSTER_KINDS } from '../kafka/cluster';
 import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
 import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager';
+import { TXN_KINDS } from '../kafka/coordinator/transaction/transactionCoordinator';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
@@ -41,6 +42,7 @@ export const TRACE_SCHEMA = {
   ...FETCHER_KINDS,
   ...LOG_KINDS,
   ...GROUP_KINDS,
+  ...TXN_KINDS,
   ...CONSUMER_GROUP_KINDS,
   ...ADMIN_KINDS,
   ...PRODUCER_KINDS,

@@ -8,6 +8,8 @@ import { LogManager } from '../log/logManager';
 import { DEFAULT_LOG_CONFIG, DEFAULT_LOG_MANAGER_CONFIG, type CleanupPolicy, type LogConfig } from '../log/logConfig';
 import { CLEAN_SHUTDOWN_FILE } from '../log/logFileNames';
 import { actorTaskScheduler } from '../log/taskScheduler';
+import { buildEndTxnMarker } from '../log/endTxnMarker';
+import type { KafkaError } from '../errors';
 import { MetadataImage } from '../metadata/metadataImage';
 import { metadataRecordBytes, type MetadataRecord } from '../metadata/records';
 import { ExponentialBackoff } from '../client/backoff';
@@ -26,6 +28,8 @@ import type {
   OffsetsForLeaderEpochRequest,
   PartitionMetadata,
   ProduceRequest,
+  WriteTxnMarkersRequest,
+  WriteTxnMarkersResponse,
 } from '../protocol';
 import { isResponse } from '../protocol';
 import { KafkaRaftClient } from '../raft/kafkaRaftClient';
@@ -110,6 +114,9 @@ export interface BrokerExtension {
 }
 
 const LOG_DIR = '/kafka-logs';
+
+/** Markers are appended with the broker's request.timeout.ms (30000) as their replication timeout. [src: KafkaApis `handleWriteTxnMarkersRequest`] */
+const WRITE_TXN_MARKERS_TIMEOUT_MS = 30_000;
 
 /**
  * A Kafka broker process [core/src/main/scala/kafka/server/BrokerServer.scala]: it recovers its logs from
@@ -328,7 +335,11 @@ export class Broker extends Process {
       case 'OffsetsForLeaderEpoch':
         return this.handleOffsetsForLeaderEpoch(from, m as OffsetsForLeaderEpochRequest);
       case 'InitProducerId':
+        // With a transactional id the transaction coordinator answers (when the scenario runs one).
+        if ((m as InitProducerIdRequest).transactionalId !== null && this.extension?.handle(from, m)) return;
         return this.handleInitProducerId(from, m as InitProducerIdRequest);
+      case 'WriteTxnMarkers':
+        return this.handleWriteTxnMarkers(from, m as WriteTxnMarkersRequest);
     }
     if (this.extension?.handle(from, m)) return;
     if (isResponse(m.type)) return; // a late response nobody waits for any more
@@ -641,6 +652,8 @@ export class Broker extends Process {
         timestamp: q.timestamp,
         logStartOffset: p.log.logStartOffset,
         highWatermark: p.log.highWatermark,
+        // Latest (and a timestamp lookup) ends at the LSO for read_committed. [src: Partition.scala `fetchOffsetForTimestamp`]
+        lastFetchableOffset: req.isolationLevel === 'read_committed' ? p.log.lastStableOffset : p.log.highWatermark,
         leaderEpoch: p.leaderEpoch,
         leaderEpochStartOffset: p.leaderEpochStartOffset,
         findByTimestamp: (t) => p.log.fetchOffsetByTimestamp(t),
@@ -660,6 +673,52 @@ export class Broker extends Process {
       return { topic: q.topic, partition: q.partition, error: 'NONE' as const, leaderEpoch: e.epoch, endOffset: e.endOffset };
     });
     this.send(from, { type: 'OffsetsForLeaderEpochResponse', correlationId: req.correlationId, partitions }, 32 * partitions.length);
+  }
+
+  /**
+   * WriteTxnMarkers from a transaction coordinator: append each COMMIT/ABORT marker as leader (origin
+   * COORDINATOR, acks=all, request.timeout.ms) and answer per partition once all are replicated or failed.
+   * [src: core/.../server/KafkaApis.scala `handleWriteTxnMarkersRequest`]
+   */
+  private handleWriteTxnMarkers(from: string, req: WriteTxnMarkersRequest): void {
+    this.writeTxnMarkers(req, (markers) => this.send(from, { type: 'WriteTxnMarkersResponse', correlationId: req.correlationId, markers }, 16 + 16 * markers.length));
+  }
+
+  /** The marker appends of a WriteTxnMarkers request; also what this broker's own coordinator uses for partitions it leads. */
+  writeTxnMarkers(req: Omit<WriteTxnMarkersRequest, 'type' | 'correlationId'>, respond: (markers: WriteTxnMarkersResponse['markers']) => void): void {
+    const out = req.markers.map((m) => ({ producerId: m.producerId, partitions: m.partitions.map((tp) => ({ topic: tp.topic, partition: tp.partition, error: 'NONE' as KafkaError })) }));
+    let pending = 0;
+    for (const m of req.markers) pending += m.partitions.length;
+    const answer = () => respond(out);
+    if (pending === 0) return answer();
+    req.markers.forEach((m, i) => {
+      m.partitions.forEach((tp, j) => {
+        const done = (error: KafkaError) => {
+          out[i]!.partitions[j]!.error = error;
+          if (--pending === 0) answer();
+        };
+        if (this.image.partitionByName(tp.topic, tp.partition) === undefined) return done('UNKNOWN_TOPIC_OR_PARTITION');
+        const marker = buildEndTxnMarker(m.transactionResult, m.producerId, m.producerEpoch, m.coordinatorEpoch, Math.floor(this.now / 1000));
+        this.replicas.appendAsLeaderAndWait(tp.topic, tp.partition, marker, WRITE_TXN_MARKERS_TIMEOUT_MS, done, 'COORDINATOR');
+      });
+    });
+  }
+
+  /**
+   * A producer id from this broker's block for the transaction coordinator, or undefined while a new block is
+   * being fetched from the controller (Kafka's RPCProducerIdManager then answers COORDINATOR_LOAD_IN_PROGRESS).
+   */
+  nextProducerId(): number | undefined {
+    if (this.producerIdNext < 0 || this.producerIdNext >= this.producerIdEnd) {
+      this.allocateProducerIds();
+      return undefined;
+    }
+    return this.producerIdNext++;
+  }
+
+  /** Sends an inter-broker request (the transaction coordinator's WriteTxnMarkers). */
+  sendToBroker<Req extends { type: string }, Resp>(brokerId: number, request: Req, timeoutMs: number, done: (o: Outcome<Resp>) => void): void {
+    this.net.send<Req, Resp>(brokerActorId(brokerId), request, { timeoutMs }, done);
   }
 
   /** InitProducerId for an idempotent producer: an id from this broker's block [ProducerIdManager]. */

@@ -1,7 +1,8 @@
 import type { FindCoordinatorRequest } from '../protocol';
-import { PayloadTable, buildBatch, type RecordBatch } from '../records';
 import { GroupCoordinator, type GroupRequest } from '../coordinator/groupCoordinator';
-import type { CoordinatorRecord, CoordinatorStorage } from '../coordinator/storage';
+import { PayloadTable } from '../records';
+import type { CoordinatorStorage } from '../coordinator/storage';
+import { coordinatorBatch, readCoordinatorLog } from './coordinatorLog';
 import { partitionForGroup } from '../coordinator/groupCoordinatorPartition';
 import type { MetadataImage } from '../metadata/metadataImage';
 import type { Broker, BrokerExtension } from './broker';
@@ -27,29 +28,10 @@ export class GroupCoordinatorService implements BrokerExtension {
     const payloads = new PayloadTable();
     const storage: CoordinatorStorage = {
       append: (partition, records, done) => {
-        const batch = toBatch(records, Math.floor(broker.now / 1000), payloads);
+        const batch = coordinatorBatch(records, Math.floor(broker.now / 1000), payloads);
         broker.replicas.appendAsLeaderAndWait(CONSUMER_OFFSETS_TOPIC, partition, batch, broker.config['offsets.commit.timeout.ms'], done);
       },
-      readLog: (partition) => {
-        const p = broker.replicas.partition(CONSUMER_OFFSETS_TOPIC, partition);
-        if (!p) return [];
-        const out: CoordinatorRecord[] = [];
-        const log = p.log;
-        let pos = log.logStartOffset;
-        const end = log.logEndOffset;
-        while (pos < end) {
-          const r = log.read(pos, 1 << 30, end, true);
-          if (r.error || r.batches.length === 0) break;
-          for (const b of r.batches) {
-            for (let i = 0; i < b.recordCount; i++) {
-              const key = b.keyAt(i);
-              if (key !== null) out.push({ key, value: b.valueAt(i) });
-            }
-            pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
-          }
-        }
-        return out;
-      },
+      readLog: (partition) => readCoordinatorLog(broker, CONSUMER_OFFSETS_TOPIC, partition),
     };
     this.coordinator = new GroupCoordinator({
       host: broker,
@@ -107,11 +89,4 @@ export class GroupCoordinatorService implements BrokerExtension {
   get groups(): GroupCoordinator {
     return this.coordinator;
   }
-}
-
-function toBatch(records: readonly CoordinatorRecord[], nowMs: number, payloads: PayloadTable): RecordBatch {
-  return buildBatch(
-    records.map((r) => ({ key: r.key, value: r.value, timestamp: nowMs })),
-    { payloads },
-  );
 }

@@ -24,7 +24,17 @@ export const PARTITION_KINDS = defineKinds({
     epoch: num,
     role: oneOf('leader', 'follower'),
     values: optional(list(nullable(str))),
+    /** A transaction marker (a control batch, one offset): the leader appended it for WriteTxnMarkers. */
+    control: optional(oneOf('COMMIT', 'ABORT')),
+    /** With `control`: the producer whose transaction the marker ends, and the epoch it carries. */
+    producerId: optional(num),
+    producerEpoch: optional(num),
   },
+  /**
+   * The leader's last stable offset moved while a transaction holds it below the high watermark (or stopped
+   * doing so): read_committed consumers read up to `lso`. Not emitted for partitions without transactions.
+   */
+  'replica.lso': { topic: str, partition: num, broker: num, lso: num, hw: num, firstUnstableOffset: nullable(num) },
   /** A replica's high watermark moved: the leader's advances it, a follower's follows the leader's by a fetch. */
   'replica.hw': { topic: str, partition: num, broker: num, hw: num, leo: num, role: optional(oneOf('follower')) },
   /** A replica took a role for a leader epoch. */
@@ -183,6 +193,7 @@ export class Partition {
     const now = this.host.nowMs();
     const leo = this.log.logEndOffset;
     this.leaderEpochStartOffset = leo;
+    this.lsoTraced = -1;
     // KIP-279: the new epoch starts at our log end offset, recorded at once so any follower's epoch is answerable.
     this.log.assignEpochStartOffset(this.leaderEpoch, leo);
     this.clearFollowers();
@@ -213,7 +224,11 @@ export class Partition {
    * Appends a producer's batch as leader [Partition.appendRecordsToLeader]. With acks=all the committed ISR
    * must be at least the effective min ISR before anything is written.
    */
-  appendRecordsToLeader(batch: RecordBatch, requiredAcks: -1 | 0 | 1): { error: KafkaError; baseOffset: number; lastOffset: number; flushCompletesAt: number | null } {
+  appendRecordsToLeader(
+    batch: RecordBatch,
+    requiredAcks: -1 | 0 | 1,
+    origin: 'CLIENT' | 'COORDINATOR' = 'CLIENT',
+  ): { error: KafkaError; baseOffset: number; lastOffset: number; flushCompletesAt: number | null } {
     if (!this.isLeader) return { error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
     const minIsr = this.host.effectiveMinIsr(this.topic);
     if (requiredAcks === -1 && this.isr.length < minIsr) {
@@ -227,20 +242,21 @@ export class Partition {
       });
       return { error: 'NOT_ENOUGH_REPLICAS', baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
     }
-    const r = this.log.appendAsLeader(batch, this.leaderEpoch, this.host.nowMs());
+    const r = this.log.appendAsLeader(batch, this.leaderEpoch, this.host.nowMs(), origin);
     if (r.kind === 'error') return { error: r.error, baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
     if (r.kind === 'duplicate') return { error: 'NONE', baseOffset: r.firstOffset, lastOffset: r.lastOffset, flushCompletesAt: null };
     const b = r.batch;
-    this.host.trace.emit('replica.append', this.host.nodeId, {
-      topic: this.topic,
-      partition: this.partition,
-      broker: this.host.brokerId,
-      base: b.baseOffset,
-      last: lastOffset(b),
-      epoch: b.partitionLeaderEpoch,
-      role: 'leader',
-      values: b.values(),
-    });
+    // A marker carries no values: it ends a producer's transaction, it is not a write of the history.
+    // (Plain literals: this runs for every leader append.)
+    const control = b.isControl ? (b.controlType ?? 'COMMIT') : undefined;
+    this.host.trace.emit(
+      'replica.append',
+      this.host.nodeId,
+      control === undefined
+        ? { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', values: b.values() }
+        : { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', control, producerId: b.producerId, producerEpoch: b.producerEpoch },
+    );
+    if (b.isTransactional) this.traceLastStableOffset();
     this.maybeIncrementLeaderHW();
     return { error: 'NONE', baseOffset: b.baseOffset, lastOffset: lastOffset(b), flushCompletesAt: r.flushCompletesAt };
   }
@@ -298,14 +314,22 @@ export class Partition {
     if (req.fetchOffset < log.logStartOffset || req.fetchOffset > leo) {
       return this.response('OFFSET_OUT_OF_RANGE', hw, leo, null, NO_BATCHES);
     }
-    const upTo = isFollower ? leo : hw; // read_committed would stop at the LSO; without transactions LSO = HW
-    void isolationLevel;
+    // Followers read to the LEO, consumers to the HW, read_committed consumers to the LSO. [src: UnifiedLog `read` (FetchIsolation)]
+    const committed = !isFollower && isolationLevel === 'read_committed';
+    const lso = isFollower ? hw : log.lastStableOffset;
+    const upTo = isFollower ? leo : committed ? lso : hw;
     // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
     const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
     if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
     if (r.batches.length === 0) return this.emptyRead(hw, leo);
-    return this.response('NONE', hw, leo, null, r.batches);
+    const resp = this.response('NONE', hw, leo, null, r.batches);
+    if (isFollower) return resp;
+    if (!committed) return lso === hw ? resp : { ...resp, lastStableOffset: lso };
+    const last = r.batches[r.batches.length - 1]!;
+    // [src: LocalLog `addAbortedTransactions`] the range is the fetch offset up to just past the data returned.
+    const aborted = log.collectAbortedTransactions(req.fetchOffset, last.baseOffset + last.lastOffsetDelta + 1);
+    return { ...resp, lastStableOffset: lso, abortedTransactions: aborted };
   }
 
   private emptyRead(hw: number, leo: number): null {
@@ -379,6 +403,29 @@ export class Partition {
 
   // ---- the high watermark ----
 
+  /**
+   * The LSO as the leader last traced it while a transaction held it below the HW; -1 while it equals the HW
+   * (partitions without transactions never trace it).
+   */
+  private lsoTraced = -1;
+
+  private traceLastStableOffset(): void {
+    const log = this.log;
+    const lso = log.lastStableOffset;
+    const pinned = lso < log.highWatermark;
+    if (!pinned && this.lsoTraced < 0) return;
+    if (pinned && lso === this.lsoTraced) return;
+    this.lsoTraced = pinned ? lso : -1;
+    this.host.trace.emit('replica.lso', this.host.nodeId, {
+      topic: this.topic,
+      partition: this.partition,
+      broker: this.host.brokerId,
+      lso,
+      hw: log.highWatermark,
+      firstUnstableOffset: pinned ? lso : null,
+    });
+  }
+
   /** [Partition.maybeIncrementLeaderHW]; tells the broker when it moved. */
   maybeIncrementLeaderHW(): boolean {
     if (!this.isLeader) return false;
@@ -400,6 +447,7 @@ export class Partition {
     if (hw <= log.highWatermark) return false;
     log.updateHighWatermark(hw);
     this.host.trace.emit('replica.hw', this.host.nodeId, { topic: this.topic, partition: this.partition, broker: this.host.brokerId, hw: log.highWatermark, leo: log.logEndOffset });
+    if (this.lsoTraced >= 0 || log.lastStableOffset < log.highWatermark) this.traceLastStableOffset();
     this.host.onHighWatermarkIncreased(this);
     return true;
   }

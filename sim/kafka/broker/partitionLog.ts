@@ -17,9 +17,14 @@ export interface PartitionLog {
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly highWatermark: number;
+  /** min(HW, first unstable offset): where read_committed fetches stop. */
+  readonly lastStableOffset: number;
+  /** The aborted transactions a read_committed fetch of [startOffset, upperBoundOffset) carries. */
+  collectAbortedTransactions(startOffset: number, upperBoundOffset: number): readonly { readonly producerId: number; readonly firstOffset: number }[];
   /** Sets the HW, clamped to [logStartOffset, logEndOffset]. */
   updateHighWatermark(hw: number): void;
-  appendAsLeader(batch: RecordBatch, leaderEpoch: number, nowMs: number): LeaderAppendResult;
+  /** `origin` COORDINATOR for transaction markers (WriteTxnMarkers): no sequence checks. */
+  appendAsLeader(batch: RecordBatch, leaderEpoch: number, nowMs: number, origin?: 'CLIENT' | 'COORDINATOR'): LeaderAppendResult;
   /** Copies batches verbatim. A forced fsync (flush.messages) holds the next fetch until it completes. */
   appendAsFollower(batches: readonly RecordBatch[]): { error: KafkaError | null; flushCompletesAt: number | null };
   /** Whole batches from `startOffset`, below `maxOffsetExclusive`, up to `maxBytes` (at least one when `minOneMessage`). */

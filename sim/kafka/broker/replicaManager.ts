@@ -521,7 +521,7 @@ export class ReplicaManager {
           continue;
         }
         // The partition that moved first: when it alone has minBytes, so does the whole fetch.
-        if (this.peekPartition(p, fp, isFollower, op.req.replicaId) >= op.req.minBytes || this.peekBytes(op) >= op.req.minBytes) this.completeFetch(op);
+        if (this.peekPartition(p, fp, isFollower, op.req.replicaId, op.req.isolationLevel === 'read_committed') >= op.req.minBytes || this.peekBytes(op) >= op.req.minBytes) this.completeFetch(op);
       }
     }
     waiting.scanning--;
@@ -531,21 +531,23 @@ export class ReplicaManager {
   private peekBytes(op: DelayedFetch): number {
     let bytes = 0;
     const isFollower = op.req.replicaId >= 0;
+    const committed = op.req.isolationLevel === 'read_committed';
     const parts = contextPartitions(op.ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
-      bytes += this.peekPartition(this.partition(cp.topic, cp.partition), cp, isFollower, op.req.replicaId);
+      bytes += this.peekPartition(this.partition(cp.topic, cp.partition), cp, isFollower, op.req.replicaId, committed);
       if (bytes >= op.req.minBytes) return bytes;
     }
     return bytes;
   }
 
   /** Bytes one partition of a fetch would get now; a partition this broker no longer leads counts as ready. */
-  private peekPartition(p: Partition | undefined, fp: FetchPartition, isFollower: boolean, replicaId = -1): number {
+  private peekPartition(p: Partition | undefined, fp: FetchPartition, isFollower: boolean, replicaId = -1, readCommitted = false): number {
     if (!p || !p.isLeader) return Number.POSITIVE_INFINITY;
     // A throttled partition adds nothing to a delayed follower fetch [DelayedFetch `tryComplete`].
     if (isFollower && this.host.shouldLeaderThrottle(p, replicaId)) return 0;
-    const upTo = isFollower ? p.log.logEndOffset : p.log.highWatermark;
+    // read_committed consumers count only bytes below the LSO. [src: DelayedFetch `tryComplete` (FetchIsolation)]
+    const upTo = isFollower ? p.log.logEndOffset : readCommitted ? p.log.lastStableOffset : p.log.highWatermark;
     if (fp.fetchOffset >= upTo) return 0;
     return batchesBytes(p.log.read(fp.fetchOffset, fp.maxBytes, upTo, true).batches);
   }
@@ -612,13 +614,20 @@ export class ReplicaManager {
    * __consumer_offsets): `done` gets NONE once the HW covers the batch, or the error, or REQUEST_TIMED_OUT.
    * Writes to one partition complete in offset order.
    */
-  appendAsLeaderAndWait(topic: string, partition: number, batch: RecordBatch, timeoutMs: number, done: (error: KafkaError) => void): void {
+  appendAsLeaderAndWait(
+    topic: string,
+    partition: number,
+    batch: RecordBatch,
+    timeoutMs: number,
+    done: (error: KafkaError) => void,
+    origin: 'CLIENT' | 'COORDINATOR' = 'CLIENT',
+  ): void {
     const p = this.partition(topic, partition);
     if (!p) {
       done('NOT_LEADER_OR_FOLLOWER');
       return;
     }
-    const r = p.appendRecordsToLeader(batch, -1);
+    const r = p.appendRecordsToLeader(batch, -1, origin);
     if (r.error !== 'NONE') {
       done(r.error);
       return;

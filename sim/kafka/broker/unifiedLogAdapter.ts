@@ -16,11 +16,17 @@ export class UnifiedLogAdapter implements PartitionLog {
   get highWatermark(): number {
     return this.log.highWatermark;
   }
+  get lastStableOffset(): number {
+    return this.log.lastStableOffset;
+  }
+  collectAbortedTransactions(startOffset: number, upperBoundOffset: number) {
+    return this.log.collectAbortedTransactions(startOffset, upperBoundOffset);
+  }
   updateHighWatermark(hw: number): void {
     this.log.updateHighWatermark(hw);
   }
-  appendAsLeader(batch: RecordBatch, leaderEpoch: number, nowMs: number): LeaderAppendResult {
-    const r = this.log.appendAsLeader(batch, leaderEpoch, nowMs);
+  appendAsLeader(batch: RecordBatch, leaderEpoch: number, nowMs: number, origin: 'CLIENT' | 'COORDINATOR' = 'CLIENT'): LeaderAppendResult {
+    const r = this.log.appendAsLeader(batch, leaderEpoch, nowMs, origin);
     if (r.kind === 'appended') return { kind: 'appended', batch: r.batch, flushCompletesAt: r.flushCompletesAt };
     if (r.kind === 'duplicate') return { kind: 'duplicate', firstOffset: r.firstOffset, lastOffset: r.lastOffset };
     return { kind: 'error', error: r.error };

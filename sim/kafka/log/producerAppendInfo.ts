@@ -29,13 +29,15 @@ export interface ProducerStateEntry {
   readonly batchMetadata: readonly BatchMetadata[];
   /** Max timestamp of the last batch (ms); drives producer.id.expiration.ms. */
   readonly lastTimestamp: number;
+  /** The first offset of the producer's open transaction in this partition; undefined when none is open. */
+  readonly currentTxnFirstOffset?: number;
 }
 
 export type ProducerAppendCheck =
   | { readonly kind: 'ok' }
   /** Already in the log: do not append again; answer with the original offsets. */
   | { readonly kind: 'duplicate'; readonly batch: BatchMetadata }
-  | { readonly kind: 'error'; readonly error: 'INVALID_PRODUCER_EPOCH' | 'OUT_OF_ORDER_SEQUENCE_NUMBER'; readonly message: string };
+  | { readonly kind: 'error'; readonly error: 'INVALID_PRODUCER_EPOCH' | 'OUT_OF_ORDER_SEQUENCE_NUMBER' | 'INVALID_TXN_STATE'; readonly message: string };
 
 const OK: ProducerAppendCheck = { kind: 'ok' };
 
@@ -73,6 +75,14 @@ export function checkProducerAppend(entry: ProducerStateEntry | undefined, batch
     };
   }
   if (origin !== 'CLIENT' || batch.isControl) return OK;
+  // A producer with an open transaction may only write transactionally. [src: ProducerAppendInfo.java `append`]
+  if (!batch.isTransactional && entry.currentTxnFirstOffset !== undefined) {
+    return {
+      kind: 'error',
+      error: 'INVALID_TXN_STATE',
+      message: `expected transactional write from producer ${batch.producerId} at offset ${batch.baseOffset} (its transaction began at ${entry.currentTxnFirstOffset})`,
+    };
+  }
   const firstSeq = batch.baseSequence;
   if (epoch !== entry.producerEpoch) {
     // An epoch bump must restart the sequence at 0.
@@ -96,8 +106,9 @@ export function checkProducerAppend(entry: ProducerStateEntry | undefined, batch
 }
 
 /**
- * The entry after a batch (with its final offsets) is in the log. A new epoch forgets the old batches.
- * [src: ProducerStateEntry.java `addBatch`, `maybeUpdateProducerEpoch`; ProducerAppendInfo.java `appendEndTxnMarker`]
+ * The entry after a batch (with its final offsets) is in the log. A new epoch forgets the old batches. A
+ * transactional data batch opens the producer's transaction here if none is open; a marker closes it.
+ * [src: ProducerStateEntry.java `addBatch`, `maybeUpdateProducerEpoch`; ProducerAppendInfo.java `appendDataBatch`, `appendEndTxnMarker`]
  */
 export function updateProducerEntry(entry: ProducerStateEntry | undefined, batch: RecordBatch): ProducerStateEntry {
   const sameEpoch = entry !== undefined && entry.producerEpoch === batch.producerEpoch;
@@ -113,7 +124,9 @@ export function updateProducerEntry(entry: ProducerStateEntry | undefined, batch
     timestamp: batch.maxTimestamp,
   };
   const batches = kept.length >= NUM_BATCHES_TO_RETAIN ? [...kept.slice(kept.length - NUM_BATCHES_TO_RETAIN + 1), meta] : [...kept, meta];
-  return { producerId: batch.producerId, producerEpoch: batch.producerEpoch, batchMetadata: batches, lastTimestamp: batch.maxTimestamp };
+  const txnFirst = batch.isTransactional ? (entry?.currentTxnFirstOffset ?? batch.baseOffset) : undefined;
+  const next: ProducerStateEntry = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, batchMetadata: batches, lastTimestamp: batch.maxTimestamp };
+  return txnFirst === undefined ? next : { ...next, currentTxnFirstOffset: txnFirst };
 }
 
 /** [src: ProducerStateManager.java `isProducerExpired`] */

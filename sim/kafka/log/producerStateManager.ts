@@ -10,6 +10,7 @@ import {
   type ProducerStateEntry,
 } from './producerAppendInfo';
 import { PRODUCER_SNAPSHOT_FILE_SUFFIX, offsetFromFileName, producerSnapshotFile } from './logFileNames';
+import { firstUnstableOffset, lastStableOffsetOfCompletion, stillUnreplicated, type CompletedTxn, type TxnMetadata } from './lastStableOffset';
 
 /** One producer in a snapshot file: only its last batch is kept. [src: ProducerStateManager.java PRODUCER_SNAPSHOT_SCHEMA] */
 export interface ProducerSnapshotEntry {
@@ -19,6 +20,8 @@ export interface ProducerSnapshotEntry {
   readonly lastOffset: number;
   readonly offsetDelta: number;
   readonly timestamp: number;
+  /** The first offset of the producer's open transaction, when one is open. [src: PRODUCER_SNAPSHOT_SCHEMA `current_txn_first_offset`] */
+  readonly currentTxnFirstOffset?: number;
 }
 
 /** Sequences wrap at Integer.MAX_VALUE. [src: DefaultRecordBatch.java `decrementSequence`] */
@@ -41,6 +44,10 @@ export class ProducerStateManager {
   private readonly producers = new Map<number, ProducerStateEntry>();
   private _mapEndOffset = 0;
   private lastSnapOffset = -1;
+  /** Undecided transactions, by first offset. [src: ProducerStateManager.java `ongoingTxns`] */
+  private ongoingTxns: TxnMetadata[] = [];
+  /** Decided transactions whose marker is not yet below the HW, by first offset. [src: `unreplicatedTxns`] */
+  private unreplicatedTxns: TxnMetadata[] = [];
 
   constructor(
     private readonly disk: Disk,
@@ -54,7 +61,50 @@ export class ProducerStateManager {
   }
 
   get isEmpty(): boolean {
-    return this.producers.size === 0;
+    return this.producers.size === 0 && this.unreplicatedTxns.length === 0;
+  }
+
+  /** Whether any transaction is open or not yet stable: the LSO may be below the HW. */
+  get hasUnstableTransactions(): boolean {
+    return this.ongoingTxns.length > 0 || this.unreplicatedTxns.length > 0;
+  }
+
+  /** The first offset of an undecided or unreplicated transaction (at least `logStartOffset`). [src: `firstUnstableOffset`] */
+  firstUnstableOffset(logStartOffset: number): number | undefined {
+    return firstUnstableOffset(this.ongoingTxns, this.unreplicatedTxns, logStartOffset);
+  }
+
+  /** The earliest undecided transaction's first offset (replication state aside). [src: `firstUndecidedOffset`] */
+  firstUndecidedOffset(): number | undefined {
+    return this.ongoingTxns[0]?.firstOffset;
+  }
+
+  /** The open transactions (inspection: UI, tests). */
+  ongoingTransactions(): readonly TxnMetadata[] {
+    return this.ongoingTxns;
+  }
+
+  /** The LSO to store with a completion in the aborted-transaction index, before `completeTxn`. [src: `lastStableOffset(CompletedTxn)`] */
+  lastStableOffset(completed: CompletedTxn): number {
+    return lastStableOffsetOfCompletion(this.ongoingTxns, completed);
+  }
+
+  /** The transaction's marker is in the log: it is decided, and stable once the HW passes the marker. [src: `completeTxn`] */
+  completeTxn(completed: CompletedTxn): void {
+    const i = this.ongoingTxns.findIndex((t) => t.firstOffset === completed.firstOffset);
+    if (i < 0) throw new Error(`Attempted to complete transaction ${JSON.stringify(completed)} which was not started`);
+    this.ongoingTxns.splice(i, 1);
+    insertByFirstOffset(this.unreplicatedTxns, { producerId: completed.producerId, firstOffset: completed.firstOffset, lastOffset: completed.lastOffset });
+  }
+
+  /** The HW moved: transactions whose marker is below it are stable. [src: `onHighWatermarkUpdated`] */
+  onHighWatermarkUpdated(highWatermark: number): void {
+    if (this.unreplicatedTxns.length > 0) this.unreplicatedTxns = stillUnreplicated(this.unreplicatedTxns, highWatermark);
+  }
+
+  /** [src: `onLogStartOffsetIncremented`] */
+  onLogStartOffsetIncremented(logStartOffset: number): void {
+    if (this.unreplicatedTxns.length > 0) this.unreplicatedTxns = stillUnreplicated(this.unreplicatedTxns, logStartOffset);
   }
 
   lastEntry(producerId: number): ProducerStateEntry | undefined {
@@ -81,10 +131,27 @@ export class ProducerStateManager {
     return checkProducerAppend(this.producers.get(batch.producerId), batch, origin);
   }
 
-  /** Records an appended batch (leader or follower; no checks). */
-  update(batch: RecordBatch): void {
-    if (batch.producerId >= 0) this.producers.set(batch.producerId, updateProducerEntry(this.producers.get(batch.producerId), batch));
+  /**
+   * Records an appended batch (leader or follower; no checks). A transactional data batch may open a
+   * transaction; a marker decides one and is returned as a CompletedTxn for the caller to index and then
+   * `completeTxn` (a marker of a producer with no open transaction here completes nothing).
+   * [src: ProducerStateManager.java `update`; ProducerAppendInfo.java `appendEndTxnMarker`, `startedTransactions`]
+   */
+  update(batch: RecordBatch): CompletedTxn | undefined {
     this._mapEndOffset = nextOffset(batch);
+    if (batch.producerId < 0) return undefined;
+    const before = this.producers.get(batch.producerId);
+    const after = updateProducerEntry(before, batch);
+    this.producers.set(batch.producerId, after);
+    if (batch.isControl) {
+      const first = before?.currentTxnFirstOffset;
+      if (first === undefined) return undefined;
+      return { producerId: batch.producerId, firstOffset: first, lastOffset: batch.baseOffset, isAborted: batch.controlType === 'ABORT' };
+    }
+    if (after.currentTxnFirstOffset !== undefined && before?.currentTxnFirstOffset === undefined) {
+      insertByFirstOffset(this.ongoingTxns, { producerId: batch.producerId, firstOffset: after.currentTxnFirstOffset });
+    }
+    return undefined;
   }
 
   updateMapEndOffset(offset: number): void {
@@ -95,7 +162,7 @@ export class ProducerStateManager {
   removeExpiredProducers(nowMs: number): number {
     let removed = 0;
     for (const e of this.activeProducers()) {
-      if (isProducerExpired(e, nowMs, this.producerIdExpirationMs)) {
+      if (e.currentTxnFirstOffset === undefined && isProducerExpired(e, nowMs, this.producerIdExpirationMs)) {
         this.producers.delete(e.producerId);
         removed++;
       }
@@ -130,6 +197,7 @@ export class ProducerStateManager {
         lastOffset: last?.lastOffset ?? -1,
         offsetDelta: last ? last.lastOffset - last.firstOffset : 0,
         timestamp: e.lastTimestamp,
+        ...(e.currentTxnFirstOffset !== undefined ? { currentTxnFirstOffset: e.currentTxnFirstOffset } : {}),
       };
     });
     const file = producerSnapshotFile(this.dir, this._mapEndOffset);
@@ -146,6 +214,8 @@ export class ProducerStateManager {
   /** Forgets everything and deletes every snapshot. [src: ProducerStateManager.java `truncateFullyAndStartAt`] */
   truncateFullyAndStartAt(offset: number): void {
     this.producers.clear();
+    this.ongoingTxns = [];
+    this.unreplicatedTxns = [];
     for (const o of this.snapshotOffsets()) this.deleteSnapshot(o);
     this._mapEndOffset = offset;
     this.lastSnapOffset = -1;
@@ -159,6 +229,8 @@ export class ProducerStateManager {
   truncateAndReload(logStartOffset: number, logEndOffset: number, nowMs: number): void {
     for (const o of this.snapshotOffsets()) if (o > logEndOffset || o <= logStartOffset) this.deleteSnapshot(o);
     this.producers.clear();
+    this.ongoingTxns = [];
+    this.unreplicatedTxns = [];
     this.lastSnapOffset = logStartOffset;
     this._mapEndOffset = logStartOffset;
     const offsets = this.snapshotOffsets();
@@ -187,12 +259,22 @@ export class ProducerStateManager {
                   },
                 ],
           lastTimestamp: s.timestamp,
+          ...(s.currentTxnFirstOffset !== undefined ? { currentTxnFirstOffset: s.currentTxnFirstOffset } : {}),
         };
-        if (!isProducerExpired(entry, nowMs, this.producerIdExpirationMs)) this.producers.set(s.producerId, entry);
+        // A producer with an open transaction is kept whatever its age (Kafka: `isProducerExpired` requires no open txn).
+        if (entry.currentTxnFirstOffset !== undefined) insertByFirstOffset(this.ongoingTxns, { producerId: s.producerId, firstOffset: entry.currentTxnFirstOffset });
+        if (entry.currentTxnFirstOffset !== undefined || !isProducerExpired(entry, nowMs, this.producerIdExpirationMs)) this.producers.set(s.producerId, entry);
       }
       this._mapEndOffset = o;
       this.lastSnapOffset = o;
       return;
     }
   }
+}
+
+/** Keeps a small list ordered by first offset (Kafka's TreeMap keyed by first offset). */
+function insertByFirstOffset(list: TxnMetadata[], t: TxnMetadata): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]!.firstOffset > t.firstOffset) i--;
+  list.splice(i, 0, t);
 }

@@ -58,3 +58,39 @@ export function collectAbortedTransactions(
   }
   return out;
 }
+
+/** What rebuilding the index needs of a batch. */
+export interface TxnBatchView {
+  readonly baseOffset: number;
+  readonly producerId: number;
+  readonly isTransactional: boolean;
+  readonly isControl: boolean;
+  readonly controlType?: 'COMMIT' | 'ABORT' | undefined;
+}
+
+/**
+ * The index entries of a log read from its start, as the appends made them (Kafka keeps `.txnindex` files; the
+ * simulator keeps the index in memory and rebuilds it when a log is opened). A transaction whose start was
+ * removed by retention starts at the log start offset.
+ */
+export function rebuildTransactionIndex(batches: Iterable<TxnBatchView>, logStartOffset: number): AbortedTxn[] {
+  const open = new Map<number, number>(); // producer id -> first offset, in insertion = first-offset order
+  const out: AbortedTxn[] = [];
+  for (const b of batches) {
+    if (b.producerId < 0) continue;
+    if (b.isControl) {
+      const first = open.get(b.producerId);
+      if (first === undefined) continue;
+      open.delete(b.producerId);
+      if (b.controlType !== 'ABORT') continue;
+      let lso = b.baseOffset + 1;
+      for (const [pid, f] of open) {
+        if (pid !== b.producerId && f < lso) lso = f;
+      }
+      out.push({ producerId: b.producerId, firstOffset: Math.max(first, logStartOffset), lastOffset: b.baseOffset, lastStableOffset: lso });
+    } else if (b.isTransactional && !open.has(b.producerId)) {
+      open.set(b.producerId, b.baseOffset);
+    }
+  }
+  return out;
+}

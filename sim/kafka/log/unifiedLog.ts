@@ -18,6 +18,9 @@ import { loadSegments } from './logLoader';
 import { LogSegment } from './logSegment';
 import type { AppendOrigin } from './producerAppendInfo';
 import { ProducerStateManager } from './producerStateManager';
+import { lastStableOffset } from './lastStableOffset';
+import type { CompletedTxn } from './lastStableOffset';
+import { collectAbortedTxns, rebuildTransactionIndex, type AbortedTxn, type FetchAbortedTransaction } from './transactionIndex';
 import {
   deletableSegmentCount,
   logStartOffsetBreach,
@@ -58,6 +61,7 @@ export interface LogOpenOptions {
 /** Errors a leader append answers with. */
 export type LogAppendError =
   | 'INVALID_PRODUCER_EPOCH'
+  | 'INVALID_TXN_STATE'
   | 'OUT_OF_ORDER_SEQUENCE_NUMBER'
   | 'MESSAGE_TOO_LARGE'
   | 'RECORD_LIST_TOO_LARGE'
@@ -163,6 +167,11 @@ export class UnifiedLog {
   private _lastFlushTimeMs: number;
   private _closed = false;
   private truncationHook: ((toOffset: number) => void) | null = null;
+  /**
+   * The aborted-transaction index of every segment, in marker order (each entry lives in its marker's segment,
+   * so retention drops the entries below the first remaining segment). [src: LogSegment `txnIndex`]
+   */
+  private abortedTxns: AbortedTxn[] = [];
 
   private constructor(
     private readonly env: LogEnvironment,
@@ -216,9 +225,37 @@ export class UnifiedLog {
     return this._highWatermark;
   }
 
-  /** No transactions yet: the last stable offset is the high watermark. [src: UnifiedLog `lastStableOffset`] */
+  /** min(HW, first unstable offset): read_committed fetches stop here. [src: UnifiedLog `lastStableOffset`] */
   get lastStableOffset(): number {
-    return this._highWatermark;
+    const psm = this.producerStateManager;
+    if (!psm.hasUnstableTransactions) return this._highWatermark;
+    return lastStableOffset(this._highWatermark, psm.firstUnstableOffset(this._logStartOffset));
+  }
+
+  /** The aborted-transaction index (inspection: UI, tests). */
+  get abortedTransactions(): readonly AbortedTxn[] {
+    return this.abortedTxns;
+  }
+
+  /**
+   * The aborted transactions a read_committed fetch of [startOffset, upperBoundOffset) must carry, from the
+   * index of the segment holding the start on. [src: UnifiedLog `collectAbortedTransactions`; LocalLog `collectAbortedTransactions`]
+   */
+  collectAbortedTransactions(startOffset: number, upperBoundOffset: number): FetchAbortedTransaction[] {
+    if (this.abortedTxns.length === 0) return [];
+    const segmentBase = this.segments[this.floorSegmentIndex(startOffset)]!.baseOffset;
+    const fromSegment = this.abortedTxns.filter((t) => t.lastOffset >= segmentBase);
+    return collectAbortedTxns(fromSegment, startOffset, upperBoundOffset).abortedTransactions.map((t) => ({ producerId: t.producerId, firstOffset: t.firstOffset }));
+  }
+
+  /** A marker decided a transaction: index it if aborted, then complete it. [src: UnifiedLog `append` (updateTxnIndex, completeTxn)] */
+  private onCompletedTxn(completed: CompletedTxn, index: boolean): void {
+    const psm = this.producerStateManager;
+    if (index && completed.isAborted) {
+      const { producerId, firstOffset, lastOffset: markerOffset } = completed;
+      this.abortedTxns.push({ producerId, firstOffset, lastOffset: markerOffset, lastStableOffset: psm.lastStableOffset(completed) });
+    }
+    psm.completeTxn(completed);
   }
 
   get recoveryPoint(): number {
@@ -322,7 +359,8 @@ export class UnifiedLog {
     const err = this.activeSegment.append(stamped, nowMs, config['index.interval.bytes']);
     if (err !== null) return { kind: 'error', error: 'KAFKA_STORAGE_ERROR', message: `the disk refused the write (${err})` };
     this._logEndOffset = nextOffset(stamped);
-    this.producerStateManager.update(stamped);
+    const completed = this.producerStateManager.update(stamped);
+    if (completed !== undefined) this.onCompletedTxn(completed, true);
     return {
       kind: 'appended',
       firstOffset: stamped.baseOffset,
@@ -373,7 +411,8 @@ export class UnifiedLog {
         break;
       }
       this._logEndOffset = nextOffset(b);
-      this.producerStateManager.update(b);
+      const completed = this.producerStateManager.update(b);
+      if (completed !== undefined) this.onCompletedTxn(completed, true);
       records += b.recordCount;
       appended++;
     }
@@ -494,6 +533,7 @@ export class UnifiedLog {
   updateHighWatermark(hw: number): number {
     const clamped = hw < this._logStartOffset ? this._logStartOffset : hw > this._logEndOffset ? this._logEndOffset : hw;
     this._highWatermark = clamped;
+    this.producerStateManager.onHighWatermarkUpdated(clamped);
     return clamped;
   }
 
@@ -502,6 +542,7 @@ export class UnifiedLog {
     if (hw > this._logEndOffset) throw new RangeError(`${this.name}: high watermark ${hw} is above the log end offset ${this._logEndOffset}`);
     if (hw <= this._highWatermark) return false;
     this._highWatermark = hw;
+    this.producerStateManager.onHighWatermarkUpdated(hw);
     return true;
   }
 
@@ -523,6 +564,7 @@ export class UnifiedLog {
     if (this.flushRequestedOffset < newLogStartOffset) this.flushRequestedOffset = newLogStartOffset;
     this.leaderEpochCache.truncateFromStart(newLogStartOffset);
     if (this.producerStateManager.mapEndOffset < newLogStartOffset) this.producerStateManager.updateMapEndOffset(newLogStartOffset);
+    this.producerStateManager.onLogStartOffsetIncremented(newLogStartOffset);
     return { error: null, updated: true };
   }
 
@@ -559,6 +601,8 @@ export class UnifiedLog {
     this._logEndOffset = targetOffset;
     if (this._recoveryPoint > targetOffset) this._recoveryPoint = targetOffset;
     if (this.flushRequestedOffset > targetOffset) this.flushRequestedOffset = targetOffset;
+    // [src: LogSegment `truncateTo` -> TransactionIndex `truncateTo`] entries of removed markers go.
+    if (this.abortedTxns.length > 0) this.abortedTxns = this.abortedTxns.filter((t) => t.lastOffset < targetOffset);
     this.rebuildProducerState(targetOffset, nowMs);
     if (this._highWatermark >= this._logEndOffset) this._highWatermark = this._logEndOffset;
     this.traceTruncation('truncateTo', targetOffset, previousLogEndOffset, removed);
@@ -578,6 +622,7 @@ export class UnifiedLog {
     this.segments.push(this.newSegment(newOffset));
     this.leaderEpochCache.clear();
     this.producerStateManager.truncateFullyAndStartAt(newOffset);
+    this.abortedTxns = [];
     this._logStartOffset = newOffset;
     this._logEndOffset = newOffset;
     this._recoveryPoint = newOffset;
@@ -637,7 +682,9 @@ export class UnifiedLog {
       for (const b of seg.batches) {
         if (nextOffset(b) <= from) continue;
         if (b.baseOffset >= lastOffsetExclusive) break;
-        psm.update(b);
+        // The index already holds what these markers aborted; only the open/decided state is rebuilt.
+        const completed = psm.update(b);
+        if (completed !== undefined) this.onCompletedTxn(completed, false);
       }
     }
     psm.updateMapEndOffset(lastOffsetExclusive);
@@ -677,6 +724,8 @@ export class UnifiedLog {
       this.producerStateManager.deleteSnapshot(s.baseOffset);
     }
     this.deleteSegmentFiles(gone);
+    const firstKept = this.segments[0]!.baseOffset;
+    if (this.abortedTxns.length > 0) this.abortedTxns = this.abortedTxns.filter((t) => t.lastOffset >= firstKept);
     const fromOffset = Math.min(this._logStartOffset, gone[0]!.baseOffset);
     this.maybeIncrementLogStartOffset(this.segments[0]!.baseOffset, 'SegmentDeletion');
     this.env.trace.emit('log.retention', this.env.node, {
@@ -847,6 +896,7 @@ export class UnifiedLog {
     this.leaderEpochCache.truncateFromEnd(this._logEndOffset);
     this._logStartOffset = Math.max(logStartOffsetCheckpoint, this.segments[0]!.baseOffset);
     this.leaderEpochCache.truncateFromStart(logStartOffsetCheckpoint);
+    this.abortedTxns = rebuildTransactionIndex(this.allBatches(), this._logStartOffset);
     this.rebuildProducerState(this._logEndOffset, nowMs);
     this._highWatermark = this._logStartOffset;
     if (opts.highWatermark !== undefined) this.updateHighWatermark(opts.highWatermark);
@@ -875,6 +925,10 @@ export class UnifiedLog {
   }
 
   // ---- helpers ----
+
+  private *allBatches(): Iterable<RecordBatch> {
+    for (const seg of this.segments) yield* seg.batches;
+  }
 
   private nowMs(): number {
     return Math.floor(this.env.tasks.now / 1000);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFetchedBatches, type FetchedBatchView } from '../../../sim/kafka/client/consumer/abortedTransactions';
+import { CompletedFetch, type PolledRecord } from '../../../sim/kafka/client/consumer/fetchBuffer';
+import { buildEndTxnMarker } from '../../../sim/kafka/log/endTxnMarker';
+import { buildBatch } from '../../../sim/kafka/records';
 
 // The hand-worked partition of test/unit/log/transactionLog.test.ts, plus P2's next (committed) transaction.
 const batches: FetchedBatchView[] = [
@@ -32,5 +35,21 @@ describe('isolation.level on the consumer (CompletedFetch)', () => {
   it('non-transactional batches of a listed producer are never dropped', () => {
     const b: FetchedBatchView[] = [{ baseOffset: 4, lastOffset: 4, producerId: 2, isTransactional: false, isControl: false }];
     expect(classifyFetchedBatches('read_committed', b, aborted)).toEqual(['deliver']);
+  });
+});
+
+describe('CompletedFetch with the read_committed verdicts', () => {
+  it('skips aborted batches and markers, and the position ends past the last marker', () => {
+    const at = <T extends { baseOffset: number }>(b: T, baseOffset: number): T => ({ ...b, baseOffset });
+    const data = (pid: number, value: string, offset: number) =>
+      at(buildBatch([{ key: null, value, timestamp: 0 }], { producerId: pid, producerEpoch: 0, baseSequence: 0, isTransactional: true }), offset);
+    const real = [data(1, 'committed', 0), data(2, 'aborted', 1), at(buildEndTxnMarker('COMMIT', 1, 0, 0, 0), 2), at(buildEndTxnMarker('ABORT', 2, 0, 0, 0), 3)];
+    const views = real.map((b) => ({ baseOffset: b.baseOffset, lastOffset: b.baseOffset, producerId: b.producerId, isTransactional: true, isControl: b.isControl, ...(b.controlType ? { controlType: b.controlType } : {}) }));
+    const verdicts = classifyFetchedBatches('read_committed', views, [{ producerId: 2, firstOffset: 1 }]);
+    const f = new CompletedFetch('t-0', 't', 0, 0, real, verdicts.map((v) => v === 'aborted'));
+    const out: PolledRecord[] = [];
+    f.drain(100, out);
+    expect(out.map((r) => r.value)).toEqual(['committed']);
+    expect(f.nextFetchOffset).toBe(4);
   });
 });

@@ -4,8 +4,13 @@ export interface ListOffsetsInput {
   /** EARLIEST_TIMESTAMP, LATEST_TIMESTAMP or a record timestamp (ms). */
   readonly timestamp: number;
   readonly logStartOffset: number;
-  /** The last offset a client may fetch (the high watermark). */
+  /** The high watermark. */
   readonly highWatermark: number;
+  /**
+   * The end a client of this isolation level may fetch to: the HW for read_uncommitted, the last stable offset
+   * for read_committed (default: the HW). [src: Partition.scala `fetchOffsetForTimestamp` (lastFetchableOffset)]
+   */
+  readonly lastFetchableOffset?: number;
   readonly leaderEpoch: number;
   /** The log end offset when this replica became leader of its current epoch. */
   readonly leaderEpochStartOffset: number;
@@ -31,10 +36,11 @@ const NOT_AVAILABLE = { error: 'OFFSET_NOT_AVAILABLE', offset: -1, leaderEpoch: 
  */
 export function listOffsetsAnswer(i: ListOffsetsInput): ListOffsetsAnswer {
   const lagging = i.leaderEpochStartOffset > i.highWatermark;
+  const end = i.lastFetchableOffset ?? i.highWatermark;
   if (i.timestamp === EARLIEST_TIMESTAMP) return { error: 'NONE', offset: i.logStartOffset, leaderEpoch: i.leaderEpoch };
-  if (i.timestamp === LATEST_TIMESTAMP) return lagging ? NOT_AVAILABLE : { error: 'NONE', offset: i.highWatermark, leaderEpoch: i.leaderEpoch };
+  if (i.timestamp === LATEST_TIMESTAMP) return lagging ? NOT_AVAILABLE : { error: 'NONE', offset: end, leaderEpoch: i.leaderEpoch };
   const found = i.findByTimestamp(i.timestamp);
-  if (found !== null && found.offset >= i.highWatermark && lagging) return NOT_AVAILABLE;
-  if (found === null || found.offset >= i.highWatermark) return { error: 'NONE', offset: -1, leaderEpoch: i.leaderEpoch };
+  if (found !== null && found.offset >= end && lagging) return NOT_AVAILABLE;
+  if (found === null || found.offset >= end) return { error: 'NONE', offset: -1, leaderEpoch: i.leaderEpoch };
   return { error: 'NONE', offset: found.offset, leaderEpoch: found.leaderEpoch };
 }

@@ -31,6 +31,8 @@ export class CompletedFetch {
     readonly partition: number,
     readonly fetchOffset: number,
     private readonly batches: readonly RecordBatch[],
+    /** read_committed: the batches of aborted transactions (by index), skipped like control batches. */
+    private readonly aborted: readonly boolean[] | null = null,
   ) {
     this.nextFetchOffset = fetchOffset;
   }
@@ -41,14 +43,14 @@ export class CompletedFetch {
 
   /**
    * Appends up to `max` records at or after nextFetchOffset to `out`. Records before it (the broker returns whole
-   * batches) and control batches are skipped; after a batch the next offset is the batch's end, which also skips
-   * offsets compaction removed.
+   * batches), control batches and (read_committed) aborted batches are skipped; after a batch the next offset
+   * is the batch's end, which also skips offsets compaction removed and moves the position past markers.
    */
   drain(max: number, out: PolledRecord[]): number {
     let n = 0;
     while (n < max && this.batchIndex < this.batches.length) {
       const b = this.batches[this.batchIndex]!;
-      if (b.isControl) {
+      if (b.isControl || this.aborted?.[this.batchIndex] === true) {
         this.nextBatch(b);
         continue;
       }

@@ -16,6 +16,7 @@ import { FetchSessionHandler } from '../fetchSessionHandler';
 import type { ClientMetadata } from '../metadataCache';
 import { brokerActorId } from '../metadataCache';
 import { CompletedFetch, type FetchBuffer } from './fetchBuffer';
+import { classifyFetchedBatches } from './abortedTransactions';
 import type { PartitionState, SubscriptionState } from './subscriptionState';
 
 /** Errors after which the client's view of the leader is stale. */
@@ -169,7 +170,8 @@ export class Fetcher {
       if (p.error === 'NONE') {
         s.highWatermark = p.highWatermark;
         s.logStartOffset = p.logStartOffset;
-        if (p.batches.length > 0) h.buffer.add(new CompletedFetch(key, p.topic, p.partition, fetchOffset, p.batches));
+        s.lastStableOffset = p.lastStableOffset ?? p.highWatermark;
+        if (p.batches.length > 0) h.buffer.add(new CompletedFetch(key, p.topic, p.partition, fetchOffset, p.batches, abortedBatches(h.config['isolation.level'], p)));
       } else if (p.error === 'OFFSET_OUT_OF_RANGE') {
         h.onOffsetOutOfRange(s, fetchOffset);
       } else if (REFRESH_METADATA_ERRORS.has(p.error)) {
@@ -182,4 +184,21 @@ export class Fetcher {
     if (refresh) h.requestMetadata();
     h.wake();
   }
+}
+
+/**
+ * Which batches of a read_committed response belong to aborted transactions (null when none can: the response
+ * listed no aborted transaction). [src: CompletedFetch.java `nextFetchedRecord`]
+ */
+function abortedBatches(isolation: ConsumerConfig['isolation.level'], p: FetchResponse['partitions'][number]): boolean[] | null {
+  if (isolation !== 'read_committed' || p.abortedTransactions === undefined || p.abortedTransactions.length === 0) return null;
+  const views = p.batches.map((b) => ({
+    baseOffset: b.baseOffset,
+    lastOffset: b.baseOffset + b.lastOffsetDelta,
+    producerId: b.producerId,
+    isTransactional: b.isTransactional,
+    isControl: b.isControl,
+    ...(b.controlType !== undefined ? { controlType: b.controlType } : {}),
+  }));
+  return classifyFetchedBatches(isolation, views, p.abortedTransactions).map((v) => v === 'aborted');
 }

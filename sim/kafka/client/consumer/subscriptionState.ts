@@ -32,6 +32,8 @@ export interface PartitionState {
   /** Being revoked (KIP-848 reconciliation): not fetched, nothing returned, while the commit before it runs. */
   pendingRevocation: boolean;
   highWatermark: number;
+  /** The LSO the last fetch reported (= the HW without open transactions); read_committed lag is measured to it. */
+  lastStableOffset: number;
   logStartOffset: number;
 }
 
@@ -129,6 +131,7 @@ function newState(topic: string, partition: number, key: string): PartitionState
     paused: false,
     pendingRevocation: false,
     highWatermark: -1,
+    lastStableOffset: -1,
     logStartOffset: -1,
   };
 }

@@ -1,0 +1,54 @@
+import type { TopicToCreate } from '../kafka/admin';
+import type { BrokerConfig } from '../kafka/config/configs';
+import type { Broker, BrokerExtension } from '../kafka/broker/broker';
+import { GroupCoordinatorService } from '../kafka/broker/groupCoordinatorService';
+import { TransactionCoordinatorService, composeExtensions } from '../kafka/broker/transactionCoordinatorService';
+import { TRANSACTION_STATE_TOPIC } from '../kafka/coordinator/transaction/transactionStateTopic';
+import type { TransactionVersion } from '../kafka/coordinator/transaction/transactionMetadata';
+import type { Scenario } from './validate';
+
+/** Whether any producer of the scenario is transactional (then brokers run the transaction coordinator). */
+export function hasTransactions(s: Pick<Scenario, 'producers'>): boolean {
+  return s.producers.some((p) => p.config['transactional.id'] !== null);
+}
+
+/** The brokers' coordinators: groups when asked for, transactions when a producer is transactional. */
+export function brokerExtensionsFor(groups: boolean, transactions: boolean, config: BrokerConfig, transactionVersion: TransactionVersion = 2): ((b: Broker) => BrokerExtension) | undefined {
+  if (!groups && !transactions) return undefined;
+  return (b) => {
+    const exts: BrokerExtension[] = [];
+    if (transactions) {
+      exts.push(
+        new TransactionCoordinatorService(b, {
+          numPartitions: config['transaction.state.log.num.partitions'],
+          maxTimeoutMs: config['transaction.max.timeout.ms'],
+          abortIntervalMs: config['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
+          transactionVersion,
+        }),
+      );
+    }
+    // The group coordinator answers FindCoordinator for groups; the transaction service only for transactional ids.
+    if (groups) exts.push(new GroupCoordinatorService(b));
+    return exts.length === 1 ? exts[0]! : composeExtensions(...exts);
+  };
+}
+
+/**
+ * `__transaction_state` as the coordinator creates it: compacted, replication factor capped by the broker count,
+ * min.insync.replicas capped by that. [src: TransactionStateManager.scala `transactionTopicConfigs`]
+ */
+export function transactionTopics(config: BrokerConfig, brokers: number): TopicToCreate[] {
+  const rf = Math.min(config['transaction.state.log.replication.factor'], brokers);
+  return [
+    {
+      name: TRANSACTION_STATE_TOPIC,
+      numPartitions: config['transaction.state.log.num.partitions'],
+      replicationFactor: rf,
+      configs: {
+        'cleanup.policy': 'compact',
+        'min.insync.replicas': String(Math.min(config['transaction.state.log.min.isr'], rf)),
+        'segment.bytes': String(config['transaction.state.log.segment.bytes']),
+      },
+    },
+  ];
+}
