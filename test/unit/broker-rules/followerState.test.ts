@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isCaughtUp, NEVER_MS, resetFollowerState, UNKNOWN_OFFSET, updateFetchState, type FollowerState } from '../../../sim/kafka/broker/rules/followerState';
 
+/** The state after one fetch (updateFetchState updates it in place). */
+function fetched(s: FollowerState, ...a: [number, number, number, number, number]): FollowerState {
+  updateFetchState(s, ...a);
+  return s;
+}
+
 // Replica.scala `updateFetchStateOrThrow` / `isCaughtUp` / `resetReplicaState`, one rule at a time.
 
 const LAG = 30_000;
@@ -29,36 +35,36 @@ describe('resetFollowerState (a new leader epoch)', () => {
 
 describe('updateFetchState', () => {
   it('a fetch at the leader end offset is caught up as of this fetch', () => {
-    const s = updateFetchState(state({ lastCaughtUpTimeMs: 100 }), 20, 3, 20, 4000, 8);
+    const s = fetched(state({ lastCaughtUpTimeMs: 100 }), 20, 3, 20, 4000, 8);
     expect(s).toEqual({ brokerId: 2, logEndOffset: 20, logStartOffset: 3, lastFetchLeaderLogEndOffset: 20, lastFetchTimeMs: 4000, lastCaughtUpTimeMs: 4000, brokerEpoch: 8 });
   });
 
   it('a fetch beyond the leader end offset counts as caught up too', () => {
-    expect(updateFetchState(state({ lastCaughtUpTimeMs: 100 }), 21, 0, 20, 4000, 8).lastCaughtUpTimeMs).toBe(4000);
+    expect(fetched(state({ lastCaughtUpTimeMs: 100 }), 21, 0, 20, 4000, 8).lastCaughtUpTimeMs).toBe(4000);
   });
 
   it('a fetch that reached what the leader had at the previous fetch is caught up as of that previous fetch', () => {
     // Previous fetch at 1000 ms saw the leader at 10; this one asks from 10 while the leader is at 15.
-    const s = updateFetchState(state({ lastCaughtUpTimeMs: 100, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 10, 0, 15, 4000, 7);
+    const s = fetched(state({ lastCaughtUpTimeMs: 100, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 10, 0, 15, 4000, 7);
     expect(s.lastCaughtUpTimeMs).toBe(1000);
     expect(s.lastFetchLeaderLogEndOffset).toBe(15);
     expect(s.lastFetchTimeMs).toBe(4000);
   });
 
   it('a fetch short of both leaves the last caught-up time alone', () => {
-    const s = updateFetchState(state({ lastCaughtUpTimeMs: 100, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 9, 0, 15, 4000, 7);
+    const s = fetched(state({ lastCaughtUpTimeMs: 100, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 9, 0, 15, 4000, 7);
     expect(s.lastCaughtUpTimeMs).toBe(100);
     expect(s.logEndOffset).toBe(9);
   });
 
   it('never moves the caught-up time backwards', () => {
     // A late fetch stamped earlier than the last caught-up time (both rules would go back in time).
-    expect(updateFetchState(state({ lastCaughtUpTimeMs: 5000 }), 20, 0, 20, 4000, 7).lastCaughtUpTimeMs).toBe(5000);
-    expect(updateFetchState(state({ lastCaughtUpTimeMs: 5000, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 10, 0, 15, 6000, 7).lastCaughtUpTimeMs).toBe(5000);
+    expect(fetched(state({ lastCaughtUpTimeMs: 5000 }), 20, 0, 20, 4000, 7).lastCaughtUpTimeMs).toBe(5000);
+    expect(fetched(state({ lastCaughtUpTimeMs: 5000, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000 }), 10, 0, 15, 6000, 7).lastCaughtUpTimeMs).toBe(5000);
   });
 
   it('keeps the highest leader end offset seen at a fetch', () => {
-    expect(updateFetchState(state({ lastFetchLeaderLogEndOffset: 30 }), 10, 0, 15, 4000, 7).lastFetchLeaderLogEndOffset).toBe(30);
+    expect(fetched(state({ lastFetchLeaderLogEndOffset: 30 }), 10, 0, 15, 4000, 7).lastFetchLeaderLogEndOffset).toBe(30);
   });
 });
 

@@ -11,7 +11,7 @@ function input(over: Partial<HighWatermarkInput>): HighWatermarkInput {
     currentHighWatermark: 10,
     leaderLogEndOffset: 20,
     committedIsrSize: 3,
-    maximalIsrFollowers: new Set([2, 3]),
+    maximalIsr: [2, 3],
     followers: [f(2, 20), f(3, 20)],
     isIsrEligible: () => true,
     effectiveMinIsr: 2,
@@ -37,7 +37,7 @@ describe('nextHighWatermark', () => {
 
   it('does not move while the committed ISR is smaller than the effective min ISR, and moves at exactly it', () => {
     expect(nextHighWatermark(input({ committedIsrSize: 1 }))).toBe(10);
-    expect(nextHighWatermark(input({ committedIsrSize: 2, maximalIsrFollowers: new Set([2]), followers: [f(2, 20)] }))).toBe(20);
+    expect(nextHighWatermark(input({ committedIsrSize: 2, maximalIsr: [2], followers: [f(2, 20)] }))).toBe(20);
   });
 
   it('an ISR follower whose offset is unknown (-1) holds the high watermark where it is', () => {
@@ -55,7 +55,7 @@ describe('nextHighWatermark', () => {
   });
 
   it('a follower in the maximal ISR (an expansion in flight) counts even if not eligible or caught up', () => {
-    expect(nextHighWatermark(input({ maximalIsrFollowers: new Set([2, 3, 4]), followers: [f(2, 20), f(3, 20), f(4, 15, 0)], isIsrEligible: () => false }))).toBe(15);
+    expect(nextHighWatermark(input({ maximalIsr: [2, 3, 4], followers: [f(2, 20), f(3, 20), f(4, 15, 0)], isIsrEligible: () => false }))).toBe(15);
   });
 
   it('a follower at or past the candidate does not lower it', () => {
