@@ -112,6 +112,9 @@ describe('the transaction coordinator on brokers, the markers and the LSO', () =
         minBytes: 1,
         maxBytes: 1 << 20,
         isolationLevel,
+        sessionId: 0,
+        sessionEpoch: -1, // sessionless: the partition is answered whatever it holds
+        forgottenTopicsData: [],
         partitions: [{ topic: 'out', partition: 0, fetchOffset: 0, lastFetchedEpoch: -1, currentLeaderEpoch: -1, logStartOffset: -1, maxBytes: 1 << 20 }],
       });
       run(50);
