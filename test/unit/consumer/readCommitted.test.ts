@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFetchedBatches, type FetchedBatchView } from '../../../sim/kafka/client/consumer/abortedTransactions';
 import { CompletedFetch, type PolledRecord } from '../../../sim/kafka/client/consumer/fetchBuffer';
 import { buildEndTxnMarker } from '../../../sim/kafka/log/endTxnMarker';
-import { buildBatch } from '../../../sim/kafka/records';
+import { assignOffsets, buildBatch, type RecordBatch } from '../../../sim/kafka/records';
 
 // The hand-worked partition of test/unit/log/transactionLog.test.ts, plus P2's next (committed) transaction.
 const batches: FetchedBatchView[] = [
@@ -40,7 +40,8 @@ describe('isolation.level on the consumer (CompletedFetch)', () => {
 
 describe('CompletedFetch with the read_committed verdicts', () => {
   it('skips aborted batches and markers, and the position ends past the last marker', () => {
-    const at = <T extends { baseOffset: number }>(b: T, baseOffset: number): T => ({ ...b, baseOffset });
+    // Offsets as a leader assigns them (a RecordBatch is immutable: a copy with its offsets).
+    const at = (b: RecordBatch, baseOffset: number): RecordBatch => assignOffsets(b, baseOffset, 0);
     const data = (pid: number, value: string, offset: number) =>
       at(buildBatch([{ key: null, value, timestamp: 0 }], { producerId: pid, producerEpoch: 0, baseSequence: 0, isTransactional: true }), offset);
     const real = [data(1, 'committed', 0), data(2, 'aborted', 1), at(buildEndTxnMarker('COMMIT', 1, 0, 0, 0), 2), at(buildEndTxnMarker('ABORT', 2, 0, 0, 0), 3)];
