@@ -239,7 +239,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
 
   const endOfFaults = t0 + s.durationUs;
   const end = endOfFaults + s.quietUs;
-  if (s.quietUs > 0) world.scheduler.at(endOfFaults, () => beginQuiet(world, cluster), undefined, 'the quiet period');
+  if (s.quietUs > 0) world.scheduler.at(endOfFaults, () => beginQuiet(world), undefined, 'the quiet period');
   return {
     scenario: s,
     seed,
@@ -250,7 +250,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     endUs: end,
     finish(): RunResult {
       if (world.now >= end) {
-        recordFinalState(world, cluster, s);
+        recordFinalState(world, cluster);
         world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
       }
       const trace = world.memory?.events ?? [];
@@ -328,7 +328,7 @@ function scheduleActions(world: World, cluster: KafkaCluster, actions: readonly 
 }
 
 /** The quiet period: undo every fault, stop the producers' workloads, let the cluster heal. */
-function beginQuiet(world: World, cluster: KafkaCluster): void {
+function beginQuiet(world: World): void {
   world.trace.emit('scenario.quiet', 'scenario', {});
   world.network.heal();
   world.network.clearLinkFaults();
@@ -345,7 +345,6 @@ function beginQuiet(world: World, cluster: KafkaCluster): void {
       if (typeof producer.stopWorkload === 'function') producer.stopWorkload();
     }
   }
-  void cluster;
 }
 
 /** The records of `log` in [from, upTo), in offset order. */
@@ -380,7 +379,7 @@ const MAX_DIVERGED_OFFSETS = 1000;
  * Each other replica is compared with it below the high watermark: offsets where a replica holds a
  * different record (logs that diverged and never converged) are listed in `diverged`.
  */
-function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): void {
+function recordFinalState(world: World, cluster: KafkaCluster): void {
   const image = cluster.image();
   if (!image) return;
   for (const t of image.topics()) {
@@ -443,6 +442,4 @@ function recordFinalState(world: World, cluster: KafkaCluster, s: Scenario): voi
       });
     });
   }
-  void s;
-  void ms;
 }

@@ -421,7 +421,7 @@ export class Broker extends Process {
       const v = get(n);
       return v === undefined ? d : Number(v);
     };
-    const policy = (get('cleanup.policy') ?? 'delete').split(',').sort().join(',');
+    const policy = (get('cleanup.policy') ?? DEFAULT_LOG_CONFIG['cleanup.policy']).split(',').sort().join(',');
     return {
       ...DEFAULT_LOG_CONFIG,
       'segment.bytes': num('segment.bytes', DEFAULT_LOG_CONFIG['segment.bytes']),

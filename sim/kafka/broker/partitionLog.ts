@@ -40,6 +40,4 @@ export interface PartitionLog {
   assignEpochStartOffset(epoch: number, startOffset: number): void;
   /** The first record with a timestamp at or after `timestampMs` (ListOffsets by time), or null. */
   fetchOffsetByTimestamp(timestampMs: number): { offset: number; timestamp: number; leaderEpoch: number } | null;
-  /** Writes the HW checkpoint (replica.high.watermark.checkpoint.interval.ms). */
-  checkpointHighWatermark(): void;
 }

@@ -61,7 +61,4 @@ export class UnifiedLogAdapter implements PartitionLog {
   fetchOffsetByTimestamp(timestampMs: number) {
     return this.log.fetchOffsetByTimestamp(timestampMs);
   }
-  checkpointHighWatermark(): void {
-    // The log manager writes all high watermarks together (replication-offset-checkpoint).
-  }
 }

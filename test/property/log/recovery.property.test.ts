@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LONG_MAX_VALUE } from '../../../sim/kafka/log/logConfig';
+import { LONG_MAX } from '../../../sim/kafka/config/configs';
 import { buildBatch, nextOffset, type RecordBatch } from '../../../sim/kafka/records';
 import { ms } from '../../../sim/core/time';
 import { openLog, processEnv } from '../../unit/log/logTestKit';
@@ -27,7 +27,7 @@ describe('recovery after a power loss', () => {
       fc.property(
         diskArb,
         fc.integer({ min: 600, max: 1500 }), // a batch is at most ~570 bytes
-        fc.constantFrom(LONG_MAX_VALUE, 1, 3),
+        fc.constantFrom(LONG_MAX, 1, 3),
         fc.array(opArb, { minLength: 1, maxLength: 60 }),
         fc.integer({ min: 1, max: 1000 }),
         (disk, segmentBytes, flushMessages, ops, seed) => {

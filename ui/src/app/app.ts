@@ -416,7 +416,7 @@ export class App {
     const now = this.cursorT;
     const state = a.replay.at(this.cursor);
     const pa = this.panes[0]!;
-    pa.cluster.render(state, now, this.selected, pa.partition.partitionKey);
+    pa.cluster.render(state, this.selected, pa.partition.partitionKey);
     pa.partition.render(state, now, this.selected);
     const b = this.runB;
     const pb = this.panes[1];
@@ -424,7 +424,7 @@ export class App {
       const nowB = b.model.t0 + (now - m.t0);
       const stateB = b.replay.at(b.model.indexAtTime(nowB));
       if (pb.partition.partitionKey !== pa.partition.partitionKey) pb.partition.setPartition(pa.partition.partitionKey);
-      pb.cluster.render(stateB, nowB, this.selected, pb.partition.partitionKey);
+      pb.cluster.render(stateB, this.selected, pb.partition.partitionKey);
       pb.partition.render(stateB, nowB, this.selected);
     }
     this.timeline.render(this.cursor, this.selected);

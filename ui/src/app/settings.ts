@@ -1,3 +1,4 @@
+import { PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../../../sim/kafka/config/configs';
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 
 /**
@@ -99,15 +100,15 @@ export function scenarioValue(spec: ScenarioSpec, key: string): string {
   switch (key) {
     case 'producer.acks': {
       const v = spec.producers?.[0]?.config?.['acks'];
-      return v === undefined ? 'all' : String(v);
+      return String(v ?? PRODUCER_CONFIGS.acks.default);
     }
     case 'topic.min.insync.replicas': {
       const v = spec.topics?.[0]?.config?.['min.insync.replicas'] ?? spec.cluster?.broker?.['min.insync.replicas'];
-      return v === undefined ? '1' : String(v);
+      return String(v ?? TOPIC_CONFIGS['min.insync.replicas'].default);
     }
     case 'topic.unclean.leader.election.enable': {
       const v = spec.topics?.[0]?.config?.['unclean.leader.election.enable'] ?? spec.cluster?.broker?.['unclean.leader.election.enable'];
-      return v === undefined ? 'false' : String(v);
+      return String(v ?? TOPIC_CONFIGS['unclean.leader.election.enable'].default);
     }
     case REPLICATION_FACTOR_KEY:
       return String(spec.topics?.[0]?.replicationFactor ?? 1);

@@ -73,7 +73,7 @@ export class ClusterView {
     return c;
   }
 
-  render(state: ClusterState, now: number, selected: string | null, partitionKey: string): void {
+  render(state: ClusterState, selected: string | null, partitionKey: string): void {
     const run = this.run;
     if (!run) return;
     const model = run.model;
@@ -125,7 +125,6 @@ export class ClusterView {
       }
       replace(c.badges, ...badges);
     }
-    void now;
   }
 
   /** Whether a broker's replica holds a record (by its offset and the epoch it was written in). */
