@@ -1,5 +1,6 @@
 import type { TraceEvent, TraceSink } from '../core/trace';
 import type { GroupOffsetRow } from '../kafka/coordinator/consumerGroupLag';
+import { tpKey } from '../kafka/topicPartition';
 
 /** One partition as `kafka-topics --describe` shows it, plus the high watermark and log end offset. */
 export interface PartitionDescription {
@@ -65,7 +66,7 @@ export class FinalState implements TraceSink {
     } else if (e.kind === 'consumer.commit' && e.ok) {
       for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
         this.committed.set(`${e.group as string}\u0000${o.topic}-${o.partition}`, o.offset);
-        add(this.groupParts, e.group as string, `${o.topic}-${o.partition}`);
+        add(this.groupParts, e.group as string, tpKey(o.topic, o.partition));
       }
     } else if (e.kind === 'consumer.assignment' && e.group) {
       for (const p of e.owned as string[]) {

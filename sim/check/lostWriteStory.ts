@@ -8,6 +8,7 @@ import type { Handlers, TraceEventOf } from '../core/trace';
 import type { History } from './history/history';
 import type { FollowerAppend } from './history/appends';
 import type { Flush } from './history/flushes';
+import { tpKey } from '../kafka/topicPartition';
 
 const HOST_KINDS = ['fault.start', 'fault.end', 'host.crash', 'host.stop', 'host.power-off', 'disk.power-loss', 'host.restart'] as const;
 const PARTITION_KINDS = ['replica.truncate', 'log.recovery', 'log.truncate', 'controller.election'] as const;
@@ -54,7 +55,7 @@ export function lostWriteStory(h: History, kept: StoryEvents, v: number): string
   const partition = h.tps.partition(tp);
   const offset = s.offset(v) >= 0 ? s.offset(v) : hasLa ? la.offset(v) : -1;
   const epoch = hasLa ? la.epoch(v) : -1;
-  const where = `${topic}-${partition}`;
+  const where = tpKey(topic, partition);
   const invokeUs = s.invokeUs(v);
   const ackUs = s.doneUs(v);
   story.push(`${s.producerName(v)} sent ${h.value(v)} at ${at(invokeUs)}.`);

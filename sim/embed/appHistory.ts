@@ -1,6 +1,7 @@
 import type { Consumer, ConsumerRunConfig, EachBatchPayload, EachMessagePayload, ICustomPartitioner, Message, Producer, ProducerBatch, ProducerRecord, RecordMetadata } from 'kafkajs';
 import type { Trace } from '../core/trace';
 import { payloadText } from '../kafka/payloadTable';
+import { tpKey } from '../kafka/topicPartition';
 
 /**
  * The application's operations as history, in the trace kinds the simulated clients write (send.invoke, send.ok,
@@ -76,8 +77,6 @@ export interface MemberState {
   memberId: string;
   generation: number;
 }
-
-const tpKey = (topic: string, partition: number) => `${topic}-${partition}`;
 
 /** A consumer whose deliveries, joins, assignments and commits write the history. */
 export function recordConsumer(c: Consumer, node: string, groupId: string, trace: Trace, member: MemberState): Consumer {

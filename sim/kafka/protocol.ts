@@ -12,26 +12,10 @@ export interface Req<T extends string> {
   readonly correlationId: number;
 }
 
-export interface TopicPartition {
-  readonly topic: string;
-  readonly partition: number;
-}
+// One TopicPartition and one key builder for the whole simulator (topicPartition.ts); requests name them from here too.
+import type { TopicPartition } from './topicPartition';
 
-/**
- * A partition-key builder that returns the same string object for the same (topic, partition) every time (a
- * pure memo): map lookups on hot paths with freshly built strings would hash them each time.
- */
-export function partitionKeyMemo(separator: string): (topic: string, partition: number) => string {
-  const built = new Map<string, string[]>();
-  return (topic, partition) => {
-    let keys = built.get(topic);
-    if (keys === undefined) built.set(topic, (keys = []));
-    return (keys[partition] ??= `${topic}${separator}${partition}`);
-  };
-}
-
-/** "topic-partition", as Kafka prints a TopicPartition. */
-export const tpKey = partitionKeyMemo('-');
+export { partitionKeyMemo, tpKey, type TopicPartition } from './topicPartition';
 
 /**
  * Whether a message is a response. One that reaches a node's request dispatch was not claimed by any of its

@@ -1,6 +1,7 @@
 import { parseDuration, ms, type Micros } from '../core/time';
 import { ValidationError, expectArray, expectNumber, expectObject, expectOneOf, expectString, isRecord, join } from '../core/validate';
 import { readSelectors, type TargetResolver } from '../world/nemesis';
+import { tpKey } from '../kafka/topicPartition';
 
 /** The id of the admin client the runner starts to carry out actions. */
 export const OPERATOR_ID = 'operator';
@@ -136,8 +137,8 @@ export function readActions(v: unknown, ctx: ActionContext): ScenarioAction[] {
           const pp = join(join(p, 'partitions'), i);
           const po = expectObject(x, pp, ['topic', 'partition', 'replicas']);
           const tp = readTopicPartition(po, pp, ctx.topics);
-          if (seen.has(`${tp.topic}-${tp.partition}`)) throw new ValidationError(join(pp, 'partition'), tp.partition, `a partition not already listed in this reassignment`);
-          seen.add(`${tp.topic}-${tp.partition}`);
+          if (seen.has(tpKey(tp.topic, tp.partition))) throw new ValidationError(join(pp, 'partition'), tp.partition, `a partition not already listed in this reassignment`);
+          seen.add(tpKey(tp.topic, tp.partition));
           const replicas = expectArray(po.replicas, join(pp, 'replicas'), { minLength: 1 }).map((b, k) => expectNumber(b, join(join(pp, 'replicas'), k), { min: 1, max: ctx.brokers, integer: true }));
           if (new Set(replicas).size !== replicas.length) throw new ValidationError(join(pp, 'replicas'), po.replicas, 'distinct broker ids');
           return { ...tp, replicas };
@@ -183,6 +184,6 @@ export function describeAction(a: ScenarioAction): string {
     case 'reassign-partitions':
       return `${a.partitions.map((x) => `${x.topic}-${x.partition} to [${x.replicas.join(',')}]`).join(', ')}${a.throttle === null ? '' : ` throttled to ${a.throttle} B/s`}`;
     case 'elect-leaders':
-      return `${a.election.toLowerCase()} election for ${a.partitions === null ? 'every partition' : a.partitions.map((x) => `${x.topic}-${x.partition}`).join(', ')}`;
+      return `${a.election.toLowerCase()} election for ${a.partitions === null ? 'every partition' : a.partitions.map((x) => tpKey(x.topic, x.partition)).join(', ')}`;
   }
 }

@@ -6,6 +6,7 @@ import type { KafkaCluster } from '../kafka/cluster';
 import type { IncrementalAlterConfigsRequest, MetadataResponse } from '../kafka/protocol';
 import type { World } from '../world/world';
 import type { ReassignPartitionsAction } from './actions';
+import { tpKey } from '../kafka/topicPartition';
 
 export const REASSIGN_STEPS = ['throttle-set', 'submitted', 'rejected', 'completed', 'throttle-removed'] as const;
 
@@ -68,7 +69,7 @@ export class ReassignPartitions {
     private readonly admin: () => Admin | undefined,
     private readonly a: ReassignPartitionsAction,
   ) {
-    this.names = a.partitions.map((p) => `${p.topic}-${p.partition}`);
+    this.names = a.partitions.map((p) => tpKey(p.topic, p.partition));
   }
 
   private emit(step: (typeof REASSIGN_STEPS)[number], detail: string): void {
@@ -129,7 +130,7 @@ export class ReassignPartitions {
     const admin = this.admin();
     if (!admin?.alive) return;
     admin.listPartitionReassignments((ongoing) => {
-      const still = ongoing.filter((r) => this.names.includes(`${r.topic}-${r.partition}`));
+      const still = ongoing.filter((r) => this.names.includes(tpKey(r.topic, r.partition)));
       if (still.length > 0) {
         this.after(ms(VERIFY_INTERVAL_MS), () => this.verify(moves));
         return;

@@ -1,6 +1,6 @@
 /** The partition log: what the replication layer, the coordinators and the broker use. */
 export * from './logConfig';
-export * from './topicPartition';
+export * from '../topicPartition';
 export * from './taskScheduler';
 export * from './logFileNames';
 export * from './leaderEpochFileCache';

@@ -1,4 +1,4 @@
-import { topicPartitionName, type TopicPartition } from './topicPartition';
+import { topicPartitionName, type TopicPartition } from '../topicPartition';
 
 /**
  * File names in a log directory, as Kafka names them: `<topic>-<partition>/` holding segments named by their

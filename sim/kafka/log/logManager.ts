@@ -13,7 +13,7 @@ import {
   RECOVERY_POINT_CHECKPOINT_FILE,
 } from './logFileNames';
 import type { TaskScheduler } from './taskScheduler';
-import { compareTopicPartitions, parseTopicPartition, topicPartitionName, type TopicPartition } from './topicPartition';
+import { compareTopicPartitions, parseTopicPartition, topicPartitionName, type TopicPartition } from '../topicPartition';
 import { UnifiedLog } from './unifiedLog';
 
 export interface LogManagerEnvironment {

@@ -31,7 +31,7 @@ import {
 } from './retention';
 import { randomSegmentJitter, shouldRoll, type RollReason } from './segmentRoll';
 import type { TaskScheduler } from './taskScheduler';
-import { topicPartitionName, type TopicPartition } from './topicPartition';
+import { topicPartitionName, type TopicPartition } from '../topicPartition';
 
 /** What a log runs on: the broker's disk, trace, clock and timers, and a seeded stream for segment jitter. */
 export interface LogEnvironment {

@@ -20,6 +20,7 @@ import { SettingsBar } from '../views/settingsBar';
 import { TimelineView } from '../views/timelineView';
 import { Tooltip } from '../views/tooltip';
 import { SPEEDS, Transport } from '../views/transport';
+import { tpKey } from '../../../sim/kafka/topicPartition';
 
 /** A side of the stage: one run's cluster and partition views (two in compare mode). */
 interface Pane {
@@ -387,7 +388,7 @@ export class App {
       const info = a.model.values.get(value);
       if (info && info.offset >= 0) {
         for (const p of this.panes) {
-          p.partition.setPartition(`${info.topic}-${info.partition}`);
+          p.partition.setPartition(tpKey(info.topic, info.partition));
           p.partition.focusOffset(info.offset);
         }
         if (jump) {

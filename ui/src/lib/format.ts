@@ -15,11 +15,6 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "orders-0" */
-export function tp(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
 export function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }

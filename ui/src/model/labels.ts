@@ -3,9 +3,10 @@
  * tooltips), the timeline's notable moments, the states of hosts. Text only: callers put it in the DOM as text.
  */
 import type { TraceEvent, TraceEventOf, TraceKind } from '../../../sim/core/trace';
+import { tpKey } from '../../../sim/kafka/topicPartition';
 
 const set = (xs: readonly number[]) => `{${xs.join(',')}}`;
-const where = (e: { topic: string; partition: number }) => `${e.topic}-${e.partition}`;
+const where = (e: { topic: string; partition: number }) => tpKey(e.topic, e.partition);
 
 type Describers = { readonly [K in TraceKind]?: (e: TraceEventOf<K>) => string };
 

@@ -5,6 +5,7 @@ import type { LoadedRun } from '../app/loadedRun';
 import type { ClusterState } from '../model/clusterState';
 import { chainToArray, findBatch } from '../model/replicaLog';
 import type { Lane } from '../model/traceModel';
+import { tpKey } from '../../../sim/kafka/topicPartition';
 
 interface Card {
   readonly lane: Lane;
@@ -112,7 +113,7 @@ export class ClusterView {
         const lines: HTMLElement[] = [el('div', {}, `leads ${leads} · follows ${follows}`)];
         if (roleHere) lines.push(el('div', { class: `role ${roleHere.replace(/ /g, '-')}` }, `${partitionKey}: ${roleHere}`));
         if (sel && sel.offset >= 0) {
-          const holds = this.holds(state, lane.broker, `${sel.topic}-${sel.partition}`, sel.epoch, sel.offset);
+          const holds = this.holds(state, lane.broker, tpKey(sel.topic, sel.partition), sel.epoch, sel.offset);
           if (holds === 'holds') lines.push(el('div', { class: 'holds', 'data-testid': 'holds-selected', title: `this broker holds ${selected}` }, `holds ${selected}`));
           else if (holds === 'removed') lines.push(el('div', { class: 'holds removed', title: `this broker removed ${selected}` }, `removed ${selected}`));
         }

@@ -4,6 +4,7 @@ import { rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
 import type { ClusterState } from '../model/clusterState';
 import type { GroupsModel } from '../model/groupsModel';
+import { tpKey } from '../../../sim/kafka/topicPartition';
 
 export interface GroupsHandlers {
   onSeek(i: number): void;
@@ -131,7 +132,7 @@ export class GroupsView {
 
     // The chosen record: where and when a member of each group first read it.
     const info = selected ? m.values.get(selected) : undefined;
-    const reads = info && info.readT >= 0 ? g.rows.filter((r) => r.tp === `${info.topic}-${info.partition}`).map((r) => ({ y: rowY.get(`${r.group}\u0000${r.tp}`) ?? 0, t: info.readT })) : [];
+    const reads = info && info.readT >= 0 ? g.rows.filter((r) => r.tp === tpKey(info.topic, info.partition)).map((r) => ({ y: rowY.get(`${r.group}\u0000${r.tp}`) ?? 0, t: info.readT })) : [];
     svg
       .selectAll('circle.selected-read')
       .data(reads)

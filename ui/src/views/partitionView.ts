@@ -7,6 +7,7 @@ import type { ClusterState, PartitionState, ReplicaState } from '../model/cluste
 import { flushedAt } from '../model/clusterState';
 import { chainToArray, durableEnd, findBatch, type BatchNode, type Removal } from '../model/replicaLog';
 import type { Tooltip } from './tooltip';
+import { tpKey } from '../../../sim/kafka/topicPartition';
 
 export interface PartitionViewHandlers {
   onSelectValue(value: string | null): void;
@@ -258,7 +259,7 @@ export class PartitionView {
         .attr('stroke', LOST);
     }
     ov.append('line').attr('class', 'pv-hwline').attr('x1', ox(p.hw)).attr('x2', ox(p.hw)).attr('y1', ovTop - 3).attr('y2', ovTop + rows.length * OVERVIEW_ROW);
-    if (selInfo && selInfo.offset >= 0 && `${selInfo.topic}-${selInfo.partition}` === this.key) {
+    if (selInfo && selInfo.offset >= 0 && tpKey(selInfo.topic, selInfo.partition) === this.key) {
       ov.append('path').attr('class', 'pv-sel-mark').attr('d', `M${ox(selInfo.offset)},${ovTop - 2}l-4,-6h8z`).attr('fill', HIGHLIGHT);
     }
     const win = ov

@@ -5,10 +5,9 @@
  * [clients/.../consumer/ConsumerPartitionAssignor.java; consumer/internals/AbstractPartitionAssignor.java]
  */
 
-export interface TopicPartition {
-  readonly topic: string;
-  readonly partition: number;
-}
+import type { TopicPartition } from '../../topicPartition';
+
+export type { TopicPartition };
 
 /** ConsumerPartitionAssignor.RebalanceProtocol: EAGER revokes everything before each rebalance; COOPERATIVE only what moves. */
 export type RebalanceProtocol = 'EAGER' | 'COOPERATIVE';

@@ -2,6 +2,7 @@ import type { Handlers } from '../../../../sim/core/trace';
 import { MARK } from '../labels';
 import { brokerOfNode } from '../nodes';
 import type { IndexContext, IndexFold, StateContext } from './context';
+import { tpKey } from '../../../../sim/kafka/topicPartition';
 
 /** The controllers' decisions as notable moments: who is active, elections, fencing, ISR changes. */
 export function electionsIndex(c: IndexContext): IndexFold {
@@ -19,7 +20,7 @@ export function electionsIndex(c: IndexContext): IndexFold {
 
 /** The quorum and the partitions' leadership at a moment: raft states, the active controller, fencing, leaders, ISR, ELR. */
 export function electionsState(c: StateContext): Handlers {
-  const partition = (e: { topic: string; partition: number }) => c.s.partitions.get(`${e.topic}-${e.partition}`);
+  const partition = (e: { topic: string; partition: number }) => c.s.partitions.get(tpKey(e.topic, e.partition));
   /** The leadership the controller committed. */
   const commit = (e: { topic: string; partition: number; leader: number; leaderEpoch: number; isr: number[]; elr: number[] }) => {
     const p = partition(e);

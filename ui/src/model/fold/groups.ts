@@ -2,6 +2,7 @@ import type { Handlers, TraceEventOf } from '../../../../sim/core/trace';
 import type { ConsumerGroupState, GroupState, MemberState, ReconcilingMember } from '../clusterState';
 import { MARK } from '../labels';
 import type { IndexContext, IndexFold, StateContext } from './context';
+import { tpKey } from '../../../../sim/kafka/topicPartition';
 
 /** Rebalances as notable moments. */
 export function groupsIndex(c: IndexContext): IndexFold {
@@ -208,7 +209,7 @@ export function groupsTimeline(step: number, manual: (consumer: string) => strin
     'consumer.commit': (e) => {
       if (!e.ok) return;
       for (const o of e.offsets) {
-        const tp = `${o.topic}-${o.partition}`;
+        const tp = tpKey(o.topic, o.partition);
         const k = row(e.group, tp);
         committed.set(k, o.offset);
         tl.commits.push({ t: e.t, group: e.group, tp, offset: o.offset });
@@ -218,7 +219,7 @@ export function groupsTimeline(step: number, manual: (consumer: string) => strin
     'replica.hw': (e) => {
       // Lag is against the leader's high watermark; followers' trail it.
       if (e.role === 'follower') return;
-      const tp = `${e.topic}-${e.partition}`;
+      const tp = tpKey(e.topic, e.partition);
       hw.set(tp, e.hw);
       for (const [k, r] of tl.rows) if (r.tp === tp) sample(k, r.group, tp, e.t, false);
     },

@@ -4,6 +4,7 @@ import { MARK } from '../labels';
 import { brokerOfNode } from '../nodes';
 import { appendBatch, truncateChain } from '../replicaLog';
 import type { IndexContext, IndexFold, StateContext } from './context';
+import { tpKey } from '../../../../sim/kafka/topicPartition';
 
 /**
  * The partitions and their replicas, indexed once: which brokers hold each partition, the leaders' batches (so
@@ -14,7 +15,7 @@ export function replicasIndex(c: IndexContext): IndexFold {
   const lastReject = new Map<string, number>();
   const note = (topic: string, partition: number, brokers: number | readonly number[]) => {
     if (topic.startsWith('__') || partition < 0) return;
-    const key = `${topic}-${partition}`;
+    const key = tpKey(topic, partition);
     let p = partitions.get(key);
     if (!p) partitions.set(key, (p = { topic, partition, replicas: new Set() }));
     if (typeof brokers === 'number') {
@@ -36,7 +37,7 @@ export function replicasIndex(c: IndexContext): IndexFold {
       'replica.append': (e) => {
         note(e.topic, e.partition, e.broker);
         if (e.role !== 'leader' || e.values === undefined) return;
-        const key = `${e.topic}-${e.partition}`;
+        const key = tpKey(e.topic, e.partition);
         let byEpoch = c.model.leaderBatches.get(key);
         if (!byEpoch) c.model.leaderBatches.set(key, (byEpoch = new Map()));
         let list = byEpoch.get(e.epoch);
@@ -108,7 +109,7 @@ function settleFlushes(r: ReplicaState, t: number): void {
 
 /** Every replica's log at a moment: its batches, end offset, high watermark, what is on disk, what was cut. */
 export function replicasState(c: StateContext): Handlers {
-  const partition = (e: { topic: string; partition: number }) => c.s.partitions.get(`${e.topic}-${e.partition}`);
+  const partition = (e: { topic: string; partition: number }) => c.s.partitions.get(tpKey(e.topic, e.partition));
   const replica = (e: { topic: string; partition: number }, broker: number): ReplicaState | undefined => {
     const p = partition(e);
     if (!p || broker < 0) return undefined;

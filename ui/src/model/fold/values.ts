@@ -1,6 +1,7 @@
 import type { Handlers } from '../../../../sim/core/trace';
 import { MARK } from '../labels';
 import type { IndexContext, IndexFold, StateContext } from './context';
+import { tpKey } from '../../../../sim/kafka/topicPartition';
 
 /**
  * What happened to every produced value (sent, appended by a leader, acknowledged or failed, first read), and
@@ -77,7 +78,7 @@ export function valuesIndex(c: IndexContext): IndexFold {
       for (const v of lost) {
         const info = vt.get(v);
         if (!info || info.offset < 0) continue;
-        const key = `${info.topic}-${info.partition}`;
+        const key = tpKey(info.topic, info.partition);
         let list = c.model.lostByPartition.get(key);
         if (!list) c.model.lostByPartition.set(key, (list = []));
         list.push({ offset: info.offset, value: v });

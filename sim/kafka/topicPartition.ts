@@ -4,9 +4,25 @@ export interface TopicPartition {
   readonly partition: number;
 }
 
-/** "orders-0": Kafka's text form, also the partition's directory name. [src: TopicPartition.java `toString`] */
+/**
+ * A partition-key builder that returns the same string object for the same (topic, partition) every time (a
+ * pure memo): map lookups on hot paths with freshly built strings would hash them each time.
+ */
+export function partitionKeyMemo(separator: string): (topic: string, partition: number) => string {
+  const built = new Map<string, string[]>();
+  return (topic, partition) => {
+    let keys = built.get(topic);
+    if (keys === undefined) built.set(topic, (keys = []));
+    return (keys[partition] ??= `${topic}${separator}${partition}`);
+  };
+}
+
+/** "orders-0": Kafka's text form, also the partition's directory name; the one key of a partition everywhere. [src: TopicPartition.java `toString`] */
+export const tpKey = partitionKeyMemo('-');
+
+/** tpKey of a TopicPartition. */
 export function topicPartitionName(tp: TopicPartition): string {
-  return `${tp.topic}-${tp.partition}`;
+  return tpKey(tp.topic, tp.partition);
 }
 
 /** Parses "orders-0" (topics may contain '-', the partition is after the last one). Null when it is not one. */
