@@ -34,8 +34,12 @@ export function parseTopicPartition(name: string): TopicPartition | null {
   return { topic: name.slice(0, i), partition: Number(digits) };
 }
 
-/** Total order on partitions (topic, then partition), for deterministic iteration. */
+/** Java's String.compareTo: lexicographic over UTF-16 code units (what JS `<` does; not localeCompare). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Total order on partitions (topic, then partition), for deterministic iteration (the assignors' TopicPartitionComparator). */
 export function compareTopicPartitions(a: TopicPartition, b: TopicPartition): number {
-  if (a.topic !== b.topic) return a.topic < b.topic ? -1 : 1;
-  return a.partition - b.partition;
+  return a.topic === b.topic ? a.partition - b.partition : compareStrings(a.topic, b.topic);
 }

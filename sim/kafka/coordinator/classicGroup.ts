@@ -1,6 +1,6 @@
 import type { KafkaError } from '../errors';
 import type { JoinGroupMember, TopicPartition } from '../protocol';
-import { candidateProtocols, selectProtocol } from './assignors/protocolVote';
+import { candidateProtocols, selectProtocol } from './protocolVote';
 import { isValidTransition, canRebalance, type ClassicGroupState } from './classicGroupState';
 import type { ClassicGroupMember, JoinGroupResult, SyncGroupResult } from './classicGroupMember';
 

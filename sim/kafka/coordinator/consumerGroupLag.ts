@@ -4,7 +4,7 @@
  * read_uncommitted), LAG = LOG-END-OFFSET - CURRENT-OFFSET, and the member that owns the partition.
  * [tools/.../consumer/group/ConsumerGroupCommand.java `describeGroups`, `collectConsumerAssignment`]
  */
-import { compareTopicPartitions } from './assignors/consumerPartitionAssignor';
+import { compareTopicPartitions } from '../topicPartition';
 import type { GroupDescription } from './groupCoordinator';
 
 export interface GroupOffsetRow {

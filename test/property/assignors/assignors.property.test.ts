@@ -5,9 +5,9 @@ import type {
   GroupSubscription,
   Subscription,
   TopicPartition,
-} from '../../../sim/kafka/coordinator/assignors/consumerPartitionAssignor';
-import { assignCooperativeStickyWithTarget } from '../../../sim/kafka/coordinator/assignors/cooperativeStickyAssignor';
-import { ASSIGNORS } from '../../../sim/kafka/coordinator/assignors/partitionAssignmentStrategy';
+} from '../../../sim/kafka/client/consumer/assignors/consumerPartitionAssignor';
+import { assignCooperativeStickyWithTarget } from '../../../sim/kafka/client/consumer/assignors/cooperativeStickyAssignor';
+import { ASSIGNORS } from '../../../sim/kafka/client/consumer/assignors/partitionAssignmentStrategy';
 
 const NAMES = Object.keys(ASSIGNORS) as (keyof typeof ASSIGNORS)[];
 const TOPICS = ['t', 'u', 'v', 'w'];

@@ -4,13 +4,13 @@ import {
   type GroupSubscription,
   type Subscription,
   type TopicPartition,
-} from '../../../sim/kafka/coordinator/assignors/consumerPartitionAssignor';
-import { assignCooperativeStickyWithTarget } from '../../../sim/kafka/coordinator/assignors/cooperativeStickyAssignor';
+} from '../../../sim/kafka/client/consumer/assignors/consumerPartitionAssignor';
+import { assignCooperativeStickyWithTarget } from '../../../sim/kafka/client/consumer/assignors/cooperativeStickyAssignor';
 import {
   ASSIGNORS,
   assignorFor,
   DEFAULT_PARTITION_ASSIGNMENT_STRATEGY,
-} from '../../../sim/kafka/coordinator/assignors/partitionAssignmentStrategy';
+} from '../../../sim/kafka/client/consumer/assignors/partitionAssignmentStrategy';
 
 // Compact notation: "t-0" is partition 0 of topic t; a member is "id;instance or -;generation;topics;owned".
 function group(ppt: Record<string, number>, ...members: string[]): GroupSubscription {

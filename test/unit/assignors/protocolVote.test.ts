@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rebalanceProtocolFor } from '../../../sim/kafka/coordinator/assignors/partitionAssignmentStrategy';
-import { candidateProtocols, selectProtocol } from '../../../sim/kafka/coordinator/assignors/protocolVote';
+import { rebalanceProtocolFor } from '../../../sim/kafka/client/consumer/assignors/partitionAssignmentStrategy';
+import { candidateProtocols, selectProtocol } from '../../../sim/kafka/coordinator/protocolVote';
 
 const member = (memberId: string, ...protocols: string[]) => ({ memberId, protocols });
 

@@ -2,7 +2,7 @@
  * What a classic member gives up and takes on around a rebalance, under the eager and the cooperative protocol.
  * [clients/.../consumer/internals/ConsumerCoordinator.java `onJoinPrepare`, `onJoinComplete`]
  */
-import type { RebalanceProtocol } from '../../coordinator/assignors/consumerPartitionAssignor';
+import type { RebalanceProtocol } from './assignors/consumerPartitionAssignor';
 import { tpKey, type TopicPartition } from '../../protocol';
 
 export interface BeforeJoin {

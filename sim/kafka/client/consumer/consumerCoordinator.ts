@@ -18,8 +18,8 @@ import {
   DEFAULT_GENERATION,
   type GroupSubscription,
   type RebalanceProtocol,
-} from '../../coordinator/assignors/consumerPartitionAssignor';
-import { assignorFor, rebalanceProtocolFor } from '../../coordinator/assignors/partitionAssignmentStrategy';
+} from './assignors/consumerPartitionAssignor';
+import { assignorFor, rebalanceProtocolFor } from './assignors/partitionAssignmentStrategy';
 import type { NetworkClient } from '../../net/networkClient';
 import {
   tpKey,

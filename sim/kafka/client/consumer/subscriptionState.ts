@@ -3,7 +3,7 @@
  * to return), whether it waits for a committed offset, a reset or a position validation, and what it last heard
  * of the partition's high watermark. [clients/.../consumer/internals/SubscriptionState.java]
  */
-import { compareTopicPartitions } from '../../coordinator/assignors/consumerPartitionAssignor';
+import { compareTopicPartitions } from './assignors/consumerPartitionAssignor';
 import { tpKey, type TopicPartition } from '../../protocol';
 import type { ResetTarget } from './offsetReset';
 

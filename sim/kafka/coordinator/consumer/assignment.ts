@@ -4,7 +4,7 @@
  * Assignment.java]); inside the coordinator we key by name, because the simulator never deletes and re-creates a
  * topic under the same name, and turn names into ids only at the ConsumerGroupHeartbeat edge.
  */
-import { compareStrings } from '../assignors/consumerPartitionAssignor';
+import { compareStrings } from '../../topicPartition';
 import { tpKey, type TopicPartition } from '../../protocol';
 
 export type Assignment = ReadonlyMap<string, readonly number[]>;

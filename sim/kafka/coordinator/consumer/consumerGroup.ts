@@ -4,7 +4,7 @@
  * records (consumerGroupRecords.ts), at run time and when a new coordinator loads the partition, so the two can
  * never differ. [group-coordinator/.../modern/consumer/ConsumerGroup.java, modern/ModernGroup.java]
  */
-import { compareStrings } from '../assignors/consumerPartitionAssignor';
+import { compareStrings } from '../../topicPartition';
 import { EMPTY_ASSIGNMENT, type Assignment } from './assignment';
 import { isReconciledTo, type CurrentAssignment } from './currentAssignmentBuilder';
 import { assignmentHas } from './assignment';

@@ -4,7 +4,7 @@
  * co-partitioned topics land on the same members. Not sticky: ranges follow the member order.
  * [group-coordinator/.../assignor/RangeAssignor.java (rewritten in KAFKA-16944)]
  */
-import { compareStrings } from '../../assignors/consumerPartitionAssignor';
+import { compareStrings } from '../../../topicPartition';
 import { assignmentOf, type Assignment } from '../assignment';
 import { PartitionAssignorException, type GroupSpec, type MemberSubscriptionAndAssignment, type ServerAssignor } from './groupSpec';
 

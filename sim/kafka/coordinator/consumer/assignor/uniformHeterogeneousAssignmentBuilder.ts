@@ -5,7 +5,7 @@
  * no move improves the balance (at most 16 passes over the topics).
  * [group-coordinator/.../assignor/UniformHeterogeneousAssignmentBuilder.java]
  */
-import { compareStrings } from '../../assignors/consumerPartitionAssignor';
+import { compareStrings } from '../../../topicPartition';
 import { assignmentOf, type Assignment } from '../assignment';
 import { PartitionAssignorException, type GroupAssignment, type GroupSpec, type SubscribedTopicDescriber } from './groupSpec';
 

@@ -4,7 +4,7 @@
  * and the partitions nobody has (new ones, or taken from members above quota) fill the members below quota.
  * [group-coordinator/.../assignor/UniformHomogeneousAssignmentBuilder.java]
  */
-import { compareStrings } from '../../assignors/consumerPartitionAssignor';
+import { compareStrings } from '../../../topicPartition';
 import { assignmentOf, type Assignment } from '../assignment';
 import { PartitionAssignorException, type GroupAssignment, type GroupSpec, type SubscribedTopicDescriber } from './groupSpec';
 

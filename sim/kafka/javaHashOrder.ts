@@ -5,7 +5,7 @@
  * whenever an insertion takes it past three quarters full; it never shrinks.
  * [java.util.HashMap `hash`, `putVal`, `resize`]
  */
-import { javaStringHashCode } from '../groupCoordinatorPartition';
+import { javaStringHashCode } from './coordinator/groupCoordinatorPartition';
 
 export function javaHashMapBucket(hashCode: number, capacity: number): number {
   return (hashCode ^ (hashCode >>> 16)) & (capacity - 1);

@@ -5,9 +5,9 @@
  * [clients/.../consumer/ConsumerPartitionAssignor.java; consumer/internals/AbstractPartitionAssignor.java]
  */
 
-import type { TopicPartition } from '../../topicPartition';
+import { compareStrings, compareTopicPartitions, type TopicPartition } from '../../../topicPartition';
 
-export type { TopicPartition };
+export { compareStrings, compareTopicPartitions, type TopicPartition };
 
 /** ConsumerPartitionAssignor.RebalanceProtocol: EAGER revokes everything before each rebalance; COOPERATIVE only what moves. */
 export type RebalanceProtocol = 'EAGER' | 'COOPERATIVE';
@@ -50,16 +50,6 @@ export interface ConsumerPartitionAssignor {
   /** The rebalance protocols it can run under (ConsumerPartitionAssignor.supportedProtocols). */
   readonly supportedProtocols: readonly RebalanceProtocol[];
   assign(group: GroupSubscription): GroupAssignment;
-}
-
-/** Java's String.compareTo: lexicographic over UTF-16 code units (what JS `<` does; not localeCompare). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** TopicPartitionComparator: topic, then partition. */
-export function compareTopicPartitions(a: TopicPartition, b: TopicPartition): number {
-  return a.topic === b.topic ? a.partition - b.partition : compareStrings(a.topic, b.topic);
 }
 
 /**

@@ -3,8 +3,8 @@
  * (assignor names) that every member supports are candidates; each member votes for the first candidate in
  * its own preference list; the most votes win.
  */
-import { javaStringHashCode } from '../groupCoordinatorPartition';
-import { javaHashMapBucket, javaHashMapCapacity } from './javaHashOrder';
+import { javaStringHashCode } from './groupCoordinatorPartition';
+import { javaHashMapBucket, javaHashMapCapacity } from '../javaHashOrder';
 
 export interface ProtocolVoter {
   readonly memberId: string;

@@ -10,7 +10,7 @@
  * Rack-aware steps are not modelled. Members are visited in member id order where Kafka walks a HashMap.
  */
 import { compareStrings } from './consumerPartitionAssignor';
-import { JavaOrderedPartitionSet, topicPartitionHashCode } from './javaHashOrder';
+import { JavaOrderedPartitionSet, topicPartitionHashCode } from '../../../javaHashOrder';
 import type { PartitionIndex } from './partitionIndex';
 import type { StickyAssignmentResult } from './stickyConstrainedAssignment';
 
