@@ -64,7 +64,8 @@ final state (as kafka-topics --describe) and each group's lag (as kafka-consumer
   --seed N            the random seed (default: the scenario's, or 1)
   --set scope.k=v     override a config on every producer, consumer, topic or broker, e.g.
                       --set producer.acks=1  --set topic.min.insync.replicas=2
-                      --set broker.replica.lag.time.max.ms=10000  --set cluster.brokers=5  (repeatable)
+                      --set broker.replica.lag.time.max.ms=10000  --set cluster.brokers=5  (repeatable);
+                      topic.<topic>.<config> sets one topic, e.g. --set topic.orders.retention.ms=60000
   --duration 60s      run this long instead of the scenario's duration (more than 0, at most 24h); a
                       shorter one leaves out what the scenario does later (said on stderr)
   --trace out.jsonl   write the whole trace as JSON Lines

@@ -1,6 +1,6 @@
 import { ValidationError, didYouMean } from '../core/validate';
 import { BROKER_CONFIGS, CONSUMER_CONFIGS, GROUP_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
-import { readConfig, type ConfigDefs } from '../kafka/config/def';
+import { configDef, readConfig, type ConfigDefs } from '../kafka/config/def';
 import type { ScenarioSpec } from './spec';
 
 /** The scopes of `--set scope.name=value` whose names are Kafka configs (a Map: "toString" is no scope). */
@@ -69,14 +69,17 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
       throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker, group or cluster', near ? `did you mean "${near}"?` : undefined);
     }
     if (!name) throw new ValidationError(path, key, `${scope}.<config name>=value`);
+    // topic.<topic>.<config> sets one topic's config; topic.<config> every topic's.
+    const one = scope === 'topic' ? oneTopic(out, name, path) : null;
+    const config = one === null ? name : name.slice(one.length + 1);
     // Checks the name and the value now, so the error names the flag rather than a scenario field.
-    const parsed = readConfig(defs, name, value, path);
+    const parsed = readConfig(defs, config, value, path);
     const stored = Array.isArray(parsed) ? parsed.join(',') : parsed;
     if (scope === 'group' && opts.requireTargets !== false) {
       if (!(out.consumers ?? []).some((c) => c.group !== undefined)) throw new ValidationError(path, `${name}=${value}`, 'an override for something the scenario has: it declares no consumer groups');
     } else if (scope !== 'broker' && opts.requireTargets !== false) {
       const list = SCOPE_LISTS[scope as keyof typeof SCOPE_LISTS];
-      if ((out[list] ?? []).length === 0) throw new ValidationError(path, `${name}=${value}`, `an override for something the scenario has: it declares no ${list}`);
+      if ((out[list] ?? []).length === 0) throw new ValidationError(path, `${config}=${value}`, `an override for something the scenario has: it declares no ${list}`);
     }
     switch (scope) {
       case 'producer':
@@ -86,7 +89,7 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
         out = { ...out, consumers: (out.consumers ?? []).map((c) => ({ ...c, config: { ...c.config, [name]: stored } })) };
         break;
       case 'topic':
-        out = { ...out, topics: (out.topics ?? []).map((t) => ({ ...t, config: { ...t.config, [name]: stored } })) };
+        out = { ...out, topics: (out.topics ?? []).map((t) => (one === null || t.name === one ? { ...t, config: { ...t.config, [config]: stored } } : t)) };
         break;
       case 'broker':
         out = { ...out, cluster: { ...out.cluster, broker: { ...out.cluster?.broker, [name]: stored } } };
@@ -105,4 +108,30 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
     }
   }
   return out;
+}
+
+/**
+ * The topic a `topic.<topic>.<config>` override names (the longest topic of the scenario it starts with, preferring
+ * one followed by a known topic config), or null for `topic.<config>`. A known config after a name the scenario has no topic
+ * for is an unknown topic: refused with the nearest topic name (topic names may hold dots, configs too).
+ */
+function oneTopic(spec: ScenarioSpec, name: string, path: string): string | null {
+  if (configDef(TOPIC_CONFIGS, name)) return null;
+  const topics = (spec.topics ?? []).map((t) => t.name);
+  let best: string | null = null;
+  // A topic of the scenario followed by a dot: its config (readConfig then refuses an unknown one by its nearest name).
+  const known = (t: string) => configDef(TOPIC_CONFIGS, name.slice(t.length + 1)) !== undefined;
+  for (const t of topics) {
+    if (!name.startsWith(`${t}.`) || best === t) continue;
+    if (best === null || (known(t) && !known(best)) || (known(t) === known(best) && t.length > best.length)) best = t;
+  }
+  if (best !== null) return best;
+  for (let i = name.indexOf('.'); i > 0; i = name.indexOf('.', i + 1)) {
+    if (!configDef(TOPIC_CONFIGS, name.slice(i + 1))) continue;
+    const topic = name.slice(0, i);
+    const near = didYouMean(topic, topics);
+    const allowed = topics.length === 0 ? 'a topic of the scenario: it declares none' : `a topic of the scenario (${topics.join(', ')})`;
+    throw new ValidationError(path, topic, allowed, near ? `no topic ${JSON.stringify(topic)}; did you mean "topic.${near}.${name.slice(i + 1)}"?` : `no topic ${JSON.stringify(topic)}`);
+  }
+  return null;
 }
