@@ -163,7 +163,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
       });
       rl.on('close', () => void finish());
       process.on('SIGINT', finish);
-      const watch = setInterval(() => {
+      const watch = setInterval(() => { // determinism-ok: serve runs in real time, at the CLI edge
         if (durationUs !== undefined && live!.scenarioMs() * 1000 >= durationUs) void finish();
       }, 50);
     });

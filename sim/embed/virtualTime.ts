@@ -5,7 +5,7 @@ import type { World } from '../world/world';
 
 /**
  * The edge between the simulation (synchronous, deterministic, on its own clock) and an application's async code
- * (real promises, kafkajs's timers). While `run` is going, setTimeout, setInterval, setImmediate and Date belong to
+ * (real promises, kafkajs's timers). While `run` is going, setTimeout, setInterval, setImmediate and Date belong to (determinism-ok: faked)
  * one fake clock that reads `epochMs` plus the simulated time, and the simulation advances only when the
  * application is idle: after every step, one real macrotask turn lets every promise and nextTick the step set off
  * run to completion; then the next step goes to whichever comes first, the simulation's next event or the
@@ -94,7 +94,7 @@ export class VirtualTime {
   /** Runs the application's clock to the simulated time, firing its timers that fell due. */
   private syncClock(): void {
     const clock = this.clock!;
-    // A tick of 0 still fires what is due now (a setTimeout of 0 ms).
+    // A tick of 0 still fires what is due now (a setTimeout of 0 ms on the fake clock; determinism-ok).
     clock.tick(Math.max(0, this.nowMs() - clock.now));
   }
 
@@ -117,8 +117,8 @@ export class VirtualTime {
 }
 
 /**
- * Math.random and crypto.getRandomValues draw from a seeded stream until the returned function restores them:
- * kafkajs picks brokers and retry delays with Math.random, and the first partition of unkeyed records with
+ * Math.random and crypto.getRandomValues draw from a seeded stream until the returned function restores them: (determinism-ok)
+ * kafkajs picks brokers and retry delays with Math.random, and the first partition of unkeyed records with (determinism-ok)
  * getRandomValues, and a run must not depend on real randomness.
  */
 function seedRandomness(random: Random): () => void {
