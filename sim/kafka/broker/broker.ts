@@ -526,35 +526,21 @@ export class Broker extends Process {
       this.scheduleShutdownHeartbeat(ms(this.heartbeatBackoff.backoff(this.heartbeatFailures++)));
       return;
     }
-    this.heartbeatInFlight = true;
-    this.net.send(
-      controller,
-      {
-        type: 'BrokerHeartbeat',
-        brokerId: this.brokerId,
-        brokerEpoch: this.brokerEpochValue,
-        currentMetadataOffset: this.metadataOffset,
-        wantFence: false,
-        wantShutDown: true,
-      },
-      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
-      (o: Outcome<BrokerHeartbeatResponse>) => {
-        this.heartbeatInFlight = false;
-        if (!this.pendingControlledShutdown) return;
-        if (!o.ok || o.response.error !== 'NONE') {
-          this.scheduleShutdownHeartbeat(ms(this.heartbeatBackoff.backoff(this.heartbeatFailures++)));
-          return;
-        }
-        this.heartbeatFailures = 0;
-        if (o.response.shouldShutDown) {
-          this.completeShutdown('the controller asked the broker to shut down (SHUTDOWN_NOW)');
-          return;
-        }
-        const next = this.gotControlledShutdownResponse ? this.config['broker.heartbeat.interval.ms'] : CONTROLLED_SHUTDOWN_FIRST_RESEND_MS;
-        this.gotControlledShutdownResponse = true;
-        this.scheduleShutdownHeartbeat(ms(next));
-      },
-    );
+    this.sendHeartbeat(controller, true, (o) => {
+      if (!this.pendingControlledShutdown) return;
+      if (!o.ok || o.response.error !== 'NONE') {
+        this.scheduleShutdownHeartbeat(ms(this.heartbeatBackoff.backoff(this.heartbeatFailures++)));
+        return;
+      }
+      this.heartbeatFailures = 0;
+      if (o.response.shouldShutDown) {
+        this.completeShutdown('the controller asked the broker to shut down (SHUTDOWN_NOW)');
+        return;
+      }
+      const next = this.gotControlledShutdownResponse ? this.config['broker.heartbeat.interval.ms'] : CONTROLLED_SHUTDOWN_FIRST_RESEND_MS;
+      this.gotControlledShutdownResponse = true;
+      this.scheduleShutdownHeartbeat(ms(next));
+    });
   }
 
   /**
@@ -574,6 +560,20 @@ export class Broker extends Process {
     this.logManager.shutdown(this.brokerEpochValue, () => this.exit('clean shutdown'));
   }
 
+  /** One BrokerHeartbeat to the active controller; `wantShutDown` during a controlled shutdown [BrokerLifecycleManager]. */
+  private sendHeartbeat(controller: string, wantShutDown: boolean, done: (o: Outcome<BrokerHeartbeatResponse>) => void): void {
+    this.heartbeatInFlight = true;
+    this.net.send(
+      controller,
+      { type: 'BrokerHeartbeat', brokerId: this.brokerId, brokerEpoch: this.brokerEpochValue, currentMetadataOffset: this.metadataOffset, wantFence: false, wantShutDown },
+      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
+      (o: Outcome<BrokerHeartbeatResponse>) => {
+        this.heartbeatInFlight = false;
+        done(o);
+      },
+    );
+  }
+
   private heartbeat(): void {
     if (!this.registered) {
       this.register();
@@ -581,31 +581,17 @@ export class Broker extends Process {
     }
     const controller = this.controllerNode();
     if (!controller) return;
-    this.heartbeatInFlight = true;
-    this.net.send(
-      controller,
-      {
-        type: 'BrokerHeartbeat',
-        brokerId: this.brokerId,
-        brokerEpoch: this.brokerEpochValue,
-        currentMetadataOffset: this.metadataOffset,
-        wantFence: false,
-        wantShutDown: false,
-      },
-      { timeoutMs: this.config['controller.quorum.request.timeout.ms'] },
-      (o: Outcome<BrokerHeartbeatResponse>) => {
-        this.heartbeatInFlight = false;
-        if (this.shutdownHeartbeatAfterResponse) {
-          this.shutdownHeartbeatAfterResponse = false;
-          this.scheduleShutdownHeartbeat(0);
-        }
-        // A broker never fences itself: a failed heartbeat is just retried on the next tick.
-        if (o.ok && o.response.error === 'STALE_BROKER_EPOCH') {
-          this.registered = false;
-          this.register();
-        }
-      },
-    );
+    this.sendHeartbeat(controller, false, (o) => {
+      if (this.shutdownHeartbeatAfterResponse) {
+        this.shutdownHeartbeatAfterResponse = false;
+        this.scheduleShutdownHeartbeat(0);
+      }
+      // A broker never fences itself: a failed heartbeat is just retried on the next tick.
+      if (o.ok && o.response.error === 'STALE_BROKER_EPOCH') {
+        this.registered = false;
+        this.register();
+      }
+    });
   }
 
   // ---- requests ----
