@@ -23,6 +23,7 @@ import { keysMovedPartition } from './keysMovedPartition';
 import { latency } from './latency';
 import { leaderEpochConflict } from './leaderEpochConflict';
 import { logFigures } from './logFigures';
+import { lsoStall } from './lsoStall';
 import { lostWrite } from './lostWrite';
 import { lostWriteJepsen } from './lostWriteJepsen';
 import { nonmonotonicPoll } from './nonmonotonicPoll';
@@ -32,6 +33,7 @@ import { partitionSkew } from './partitionSkew';
 import { pollSkip } from './pollSkip';
 import { readThenTruncated } from './readThenTruncated';
 import { sendOutcomes } from './sendOutcomes';
+import { transactions } from './transactions';
 import { unavailability } from './unavailability';
 import { unseen } from './unseen';
 
@@ -69,4 +71,6 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   commitWait,
   partitionOffline,
   alerts,
+  transactions,
+  lsoStall,
 ];

@@ -99,6 +99,8 @@ export interface ProducerSpec {
   readonly config?: Readonly<Record<string, unknown>>;
   readonly workload: WorkloadSpec | readonly WorkloadSpec[];
   readonly zone?: string;
+  /** When the producer process starts ("5s"; default with the scenario): a second instance of a transactional.id. */
+  readonly start?: string | number;
 }
 
 export interface WorkloadSpec {
@@ -113,6 +115,10 @@ export interface WorkloadSpec {
   readonly keys?: KeySpec;
   readonly valueBytes?: number;
   readonly partition?: number;
+  /** With transactional.id: records per transaction (default 100). */
+  readonly transactionSize?: number;
+  /** With transactionSize: the share of transactions the application aborts (0..1, default 0). */
+  readonly abortProbability?: number;
 }
 
 export interface ConsumerSpec {

@@ -94,6 +94,8 @@ export interface ResolvedProducer {
   readonly config: ProducerConfig;
   readonly workloads: readonly ProducerWorkload[];
   readonly zone: string | null;
+  /** When the producer process starts (scenario time; 0 = with the scenario). */
+  readonly startUs: Micros;
 }
 
 export interface ResolvedConsumer {
@@ -112,8 +114,8 @@ export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
-const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
-const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition'] as const;
+const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
+const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability'] as const;
 const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone'] as const;
 const EXPECT_FIELDS = ['check', 'op', 'value', 'description'] as const;
 const OPS: readonly ExpectationOp[] = ['=', '!=', '>', '>=', '<', '<='];
@@ -202,6 +204,11 @@ function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, numb
   if (o.partition !== undefined) {
     const n = topics.get(topic)!;
     w.partition = expectNumber(o.partition, join(path, 'partition'), { min: 0, max: n - 1, integer: true });
+  }
+  if (o.transactionSize !== undefined) w.transactionSize = expectNumber(o.transactionSize, join(path, 'transactionSize'), { min: 1, max: 1_000_000, integer: true });
+  if (o.abortProbability !== undefined) {
+    if (w.transactionSize === undefined) throw new ValidationError(join(path, 'abortProbability'), o.abortProbability, 'a transactionSize beside it (abortProbability is the share of transactions the application aborts)');
+    w.abortProbability = expectNumber(o.abortProbability, join(path, 'abortProbability'), { min: 0, max: 1 });
   }
   return w;
 }
@@ -343,7 +350,14 @@ export function validateScenario(raw: unknown): Scenario {
     const ws = Array.isArray(po.workload) ? po.workload : [po.workload];
     if (po.workload === undefined || ws.length === 0) throw new ValidationError(join(p, 'workload'), po.workload, 'a workload (topic and rate) or a non-empty list of them');
     const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames, durationUs));
-    return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')) };
+    if (config['transactional.id'] === null) {
+      const j = workloads.findIndex((w) => w.transactionSize !== undefined);
+      if (j >= 0) throw new ValidationError(join(Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), 'transactionSize'), workloads[j]!.transactionSize, 'a producer with config transactional.id (only a transactional producer writes transactions)');
+    } else if (workloads.length > 1) {
+      throw new ValidationError(join(p, 'workload'), `${workloads.length} workloads`, 'one workload for a transactional producer (its transactions are one application loop)');
+    }
+    const startUs = po.start === undefined ? 0 : readTimeWithin(po.start, join(p, 'start'), durationUs, 'duration');
+    return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')), startUs };
   });
 
   const consumers: ResolvedConsumer[] = (o.consumers === undefined ? [] : expectArray(o.consumers, 'consumers')).map((cr, i) => {

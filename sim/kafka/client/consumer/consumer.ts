@@ -98,6 +98,7 @@ export class Consumer extends Process {
   }
 
   override onStart(): void {
+    if (this.config['isolation.level'] === 'read_committed') this.trace.emit('consumer.isolation', this.id, { level: 'read_committed' });
     this.refreshMetadata();
     // The periodic refresh is due metadata.max.age.ms after the last one, but never sooner than the refresh
     // backoff (retry.backoff.ms for a refresh that succeeded), and Kafka's clock reads milliseconds: with

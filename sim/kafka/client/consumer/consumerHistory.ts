@@ -13,6 +13,8 @@ const COMMITTED = obj({ topic: str, partition: num, offset: num });
 /** The consumer's history. */
 export const CONSUMER_KINDS = defineKinds({
   /** poll() returned records (never emitted for an empty poll). `generation` -1 outside a group. */
+  /** A consumer with isolation.level=read_committed started (read_uncommitted, the default, emits nothing). */
+  'consumer.isolation': { level: str },
   'consumer.poll': { group: nullable(str), memberId: str, generation: num, count: num, records: list(POLLED_PARTITION) },
   /**
    * A commit finished. `source`: auto (auto-commit from poll), before-revoke (auto-commit before a rebalance),

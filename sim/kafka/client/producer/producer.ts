@@ -4,7 +4,7 @@ import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
-import type { ClientError } from '../../errors';
+import type { ClientError, KafkaError } from '../../errors';
 import { NetworkClient } from '../../net/networkClient';
 import { PayloadTable, RECORD_BATCH_OVERHEAD, recordSizeOf } from '../../records';
 import { reconnectBackoff, retryBackoff } from '../backoff';
@@ -19,6 +19,7 @@ import type { PendingRecord, ProducerBatch } from './producerBatch';
 import { effectiveProducerConfig } from './producerConfigRules';
 import { Sender } from './sender';
 import { TransactionManager } from './transactionManager';
+import { TransactionalProducer, type AppRecord } from './transactionalProducer';
 import { drawKey, type ProducerWorkload } from './workload';
 import { defineKinds, nullable, num, str, type KindsOf } from '../../../core/traceSchema';
 
@@ -85,6 +86,8 @@ export class Producer extends Process {
    * after the k-th restart), unique per run, so the checkers can tell every record apart.
    */
   readonly payloads: PayloadTable;
+  /** With transactional.id: the transactional half (initTransactions and the transaction loop). */
+  readonly transactional: TransactionalProducer | null;
 
   constructor(
     ctx: ProcessContext,
@@ -120,9 +123,39 @@ export class Producer extends Process {
         exhausted: () => this.pool.queued > 0,
         progress: () => this.scheduleUnblock(),
         updateLoadStats: () => this.updateLoadStats(),
+        completed: (records, error) => this.transactional?.onCompleted(records, error),
       },
       pickStart: (n) => pick.int(0, n),
     });
+    const w0 = opts.workloads[0];
+    this.transactional =
+      this.transactionManager && opts.config['transactional.id'] !== null
+        ? new TransactionalProducer(
+            {
+              id: opts.id,
+              trace: this.trace,
+              config: opts.config,
+              net: this.net,
+              txn: this.transactionManager,
+              random: this.random.fork('transactions'),
+              brokers: () => (this.metadata.knownBrokers().length > 0 ? this.metadata.knownBrokers() : opts.bootstrap),
+              partitionCount: (topic) => this.metadata.partitionCount(topic),
+              send: (r) => this.produce(r.topic, r.key, r.valueId, r.valueBytes, r.partition),
+              valueText: (id) => this.payloads.valueText(id)!,
+              refuse: (r, error) => this.refuse(r, error),
+              setTimer: (d, fn) => this.setTimer(d, fn),
+              stopApplication: () => {
+                this.workloadStopped = true;
+              },
+              wakeSender: () => {
+                this.metadata.requestUpdateForNewTopics();
+                this.sender.wakeup();
+              },
+            },
+            w0?.transactionSize ?? 100,
+            w0?.abortProbability ?? 0,
+          )
+        : null;
   }
 
   readonly metricsRole = 'producer';
@@ -137,6 +170,7 @@ export class Producer extends Process {
     this.sender.wakeup();
     const workloadRandom = this.random.fork('workload');
     this.opts.workloads.forEach((w, i) => this.startWorkload(w, workloadRandom.fork(String(i))));
+    this.transactional?.initTransactions();
   }
 
   onMessage(from: string, msg: unknown): void {
@@ -159,7 +193,10 @@ export class Producer extends Process {
     const sendOne = (): void => {
       if (this.workloadStopped) return;
       count++;
-      this.produce(w.topic, drawKey(keys, random), this.payloads.nextCountedValue(), valueBytes, w.partition);
+      const key = drawKey(keys, random);
+      const valueId = this.payloads.nextCountedValue();
+      if (this.transactional) this.transactional.onRecord({ topic: w.topic, key, valueId, valueBytes, ...(w.partition !== undefined ? { partition: w.partition } : {}) });
+      else this.produce(w.topic, key, valueId, valueBytes, w.partition);
     };
     if (w.at) {
       // Explicit times, in order; several at one millisecond go in one event.
@@ -172,6 +209,7 @@ export class Producer extends Process {
           i++;
         }
         if (i < times.length) this.setTimer(Math.max(0, ms(times[i]!) - this.now), fire);
+        else this.transactional?.endOfInput();
       };
       if (times.length > 0) this.setTimer(Math.max(0, ms(times[0]!) - this.now), fire);
       return;
@@ -190,6 +228,7 @@ export class Producer extends Process {
         next += Math.max(1, Math.round(random.exponential(meanUs)));
       }
       if (!this.workloadStopped && more()) this.setTimer(Math.max(0, next - this.now), tick);
+      else this.transactional?.endOfInput();
     };
     if (more()) this.setTimer(Math.max(0, next - this.now), tick);
   }
@@ -197,6 +236,7 @@ export class Producer extends Process {
   /** Stops generating records; what was sent still completes (the scenario's quiet period). */
   stopWorkload(): void {
     this.workloadStopped = true;
+    this.transactional?.endOfInput();
   }
 
   // ---- send() [KafkaProducer.doSend] ----
@@ -377,7 +417,15 @@ export class Producer extends Process {
     this.armBlockedTimer();
   }
 
+  /** send() of a fenced transactional producer throws at once: the record was never written. */
+  private refuse(r: AppRecord, error: KafkaError): void {
+    const value = this.payloads.valueText(r.valueId)!;
+    this.trace.emit('send.invoke', this.id, { topic: r.topic, partition: r.partition ?? -1, key: r.key, value });
+    this.trace.emit('send.fail', this.id, { topic: r.topic, partition: r.partition ?? -1, error, values: [value], definite: true });
+  }
+
   private failBlocked(topic: string, explicit: number | undefined, rec: PendingRecord, error: ClientError): void {
     this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [this.payloads.valueText(rec.valueId)!], definite: true });
+    this.transactional?.onCompleted(1, error);
   }
 }
