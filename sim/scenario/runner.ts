@@ -1,6 +1,7 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
+import { NumberedListBuilder } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
@@ -352,6 +353,7 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
   const offsets: number[] = [];
   const keys: (string | null)[] = [];
   const values: (string | null)[] = [];
+  const numbers = new NumberedListBuilder();
   let pos = from;
   while (pos < upTo) {
     const r = log.read(pos, 1 << 30, upTo, true);
@@ -368,11 +370,12 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
         offsets.push(o);
         keys.push(b.keyAt(i));
         values.push(b.valueAt(i));
+        numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
       }
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values };
+  return { offsets, keys, values: numbers.attach(values) };
 }
 
 /** At most this many differing offsets are recorded per replica. */
