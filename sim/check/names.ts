@@ -20,6 +20,7 @@ export const CHECKS = {
   'transactions.committed': 'transactions the coordinator confirmed committed (EndTxn answered)',
   'transactions.aborted': 'transactions the application aborted and the coordinator confirmed',
   'transactions.fenced': 'transactional producer instances fenced (a newer instance with the same transactional.id, or the coordinator aborted their transaction)',
+  'output-duplicates': 'inputs of a consume-transform-produce application whose output appears more than once in the committed (read_committed) output',
   'lso-stall-ms': 'the longest time an open transaction held a partition\'s last stable offset below its high watermark (ms): read_committed consumers wait that long',
   // Simulator-only facts
   'acked-unflushed': 'records acknowledged while no replica had them on disk (only in page cache)',

@@ -28,6 +28,7 @@ import { lostWrite } from './lostWrite';
 import { lostWriteJepsen } from './lostWriteJepsen';
 import { nonmonotonicPoll } from './nonmonotonicPoll';
 import { nonmonotonicSend } from './nonmonotonicSend';
+import { outputDuplicates } from './outputDuplicates';
 import { partitionOffline } from './partitionOffline';
 import { partitionSkew } from './partitionSkew';
 import { pollSkip } from './pollSkip';
@@ -48,6 +49,7 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   nonmonotonicPoll,
   nonmonotonicSend,
   abortedRead,
+  outputDuplicates,
   // What only a simulator can see
   readThenTruncated,
   leaderEpochConflict,

@@ -67,6 +67,7 @@ export const KAFKA_ERRORS = {
   ELECTION_NOT_NEEDED: { code: 84, retriable: false },
   NO_REASSIGNMENT_IN_PROGRESS: { code: 85, retriable: false },
   INVALID_RECORD: { code: 87, retriable: false },
+  UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   PRODUCER_FENCED: { code: 90, retriable: false },
   INCONSISTENT_VOTER_SET: { code: 94, retriable: false },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },

@@ -133,6 +133,12 @@ export interface ConsumerSpec {
   /** Start later than the cluster. */
   readonly start?: number | string;
   readonly zone?: string;
+  /**
+   * A consume-transform-produce application: one derived record per input to `topic`, then the input positions
+   * committed — `guarantee` at_least_once (produce, flush, commitSync) or exactly_once_v2 (in one transaction
+   * with sendOffsetsToTransaction). `producer`: configs of its producer (process `<id>-producer`, same host).
+   */
+  readonly transform?: { readonly topic: string; readonly guarantee?: 'at_least_once' | 'exactly_once_v2'; readonly producer?: Readonly<Record<string, unknown>> };
 }
 
 /** The dynamic configs of one consumer group, e.g. {"consumer.session.timeout.ms": 50000} (consumer protocol). */

@@ -8,8 +8,8 @@ import type { TransactionVersion } from '../kafka/coordinator/transaction/transa
 import type { Scenario } from './validate';
 
 /** Whether any producer of the scenario is transactional (then brokers run the transaction coordinator). */
-export function hasTransactions(s: Pick<Scenario, 'producers'>): boolean {
-  return s.producers.some((p) => p.config['transactional.id'] !== null);
+export function hasTransactions(s: Pick<Scenario, 'producers' | 'consumers'>): boolean {
+  return s.producers.some((p) => p.config['transactional.id'] !== null) || s.consumers.some((c) => c.transform?.producerConfig['transactional.id'] != null);
 }
 
 /** The brokers' coordinators: groups when asked for, transactions when a producer is transactional. */

@@ -106,6 +106,16 @@ export interface ResolvedConsumer {
   readonly processing: ProcessingModel;
   readonly startUs: Micros;
   readonly zone: string | null;
+  /** A consume-transform-produce application (and its producer process on the same host), or null. */
+  readonly transform: ResolvedTransform | null;
+}
+
+export interface ResolvedTransform {
+  readonly topic: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** The producer process beside the consumer: `<consumer>-producer`. */
+  readonly producerId: string;
+  readonly producerConfig: ProducerConfig;
 }
 
 /** The longest a scenario may run (its duration; the quiet period comes on top). */
@@ -116,7 +126,8 @@ const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'e
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
 const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability'] as const;
-const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone'] as const;
+const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone', 'transform'] as const;
+const TRANSFORM_FIELDS = ['topic', 'guarantee', 'producer'] as const;
 const EXPECT_FIELDS = ['check', 'op', 'value', 'description'] as const;
 const OPS: readonly ExpectationOp[] = ['=', '!=', '>', '>=', '<', '<='];
 
@@ -373,6 +384,26 @@ export function validateScenario(raw: unknown): Scenario {
     const group = co.group === undefined ? null : readId(co.group, join(p, 'group'));
     const overrides = readConfigMap(CONSUMER_CONFIGS, co.config, join(p, 'config'));
     if (group !== null) overrides['group.id'] = group;
+    let transform: ResolvedTransform | null = null;
+    if (co.transform !== undefined) {
+      const tp = join(p, 'transform');
+      const t = expectObject(co.transform, tp, TRANSFORM_FIELDS);
+      const topic = expectString(t.topic, join(tp, 'topic'));
+      if (!topicNames.has(topic)) throw new ValidationError(join(tp, 'topic'), topic, `a topic of this scenario (${[...topicNames.keys()].join(', ')})`);
+      if (ts.includes(topic)) throw new ValidationError(join(tp, 'topic'), topic, 'a topic the application does not read (it writes the derived records there)');
+      if (group === null) throw new ValidationError(join(p, 'group'), co.group, 'a group: a consume-transform-produce application commits its input positions to its group');
+      const guarantee = t.guarantee === undefined ? 'at_least_once' : expectOneOf(t.guarantee, join(tp, 'guarantee'), ['at_least_once', 'exactly_once_v2'] as const);
+      // The application commits itself; with exactly_once_v2 it reads committed data only, as Kafka Streams sets. [StreamsConfig `getMainConsumerConfigs`]
+      if (overrides['enable.auto.commit'] === true) throw new ValidationError(join(join(p, 'config'), 'enable.auto.commit'), true, 'false (a consume-transform-produce application commits its input positions itself)');
+      overrides['enable.auto.commit'] = false;
+      if (guarantee === 'exactly_once_v2' && overrides['isolation.level'] === undefined) overrides['isolation.level'] = 'read_committed';
+      const producerOverrides = readConfigMap(PRODUCER_CONFIGS, t.producer, join(tp, 'producer'));
+      if (guarantee === 'exactly_once_v2' && producerOverrides['transactional.id'] === undefined) producerOverrides['transactional.id'] = cid;
+      if (guarantee === 'at_least_once' && producerOverrides['transactional.id'] !== undefined) throw new ValidationError(join(join(tp, 'producer'), 'transactional.id'), producerOverrides['transactional.id'], 'no transactional.id with guarantee at_least_once (exactly_once_v2 writes in transactions)');
+      const producerId = `${cid}-producer`;
+      claimId(producerId, join(tp, 'producer'));
+      transform = { topic, guarantee, producerId, producerConfig: resolveConfig(PRODUCER_CONFIGS, producerOverrides, join(tp, 'producer')) };
+    }
     const config = resolveConfig(CONSUMER_CONFIGS, overrides, join(p, 'config'));
     // The client refuses the configs of the other group protocol. [ConsumerConfig.java `checkUnsupportedConfigsPostProcess`]
     const refused = unsupportedConsumerConfigs(config['group.protocol'], overrides);
@@ -390,6 +421,7 @@ export function validateScenario(raw: unknown): Scenario {
       processing,
       startUs: co.start === undefined ? 0 : readTimeWithin(co.start, join(p, 'start'), endUs, 'run', quietUs),
       zone: co.zone === undefined ? null : expectString(co.zone, join(p, 'zone')),
+      transform,
     };
   });
 

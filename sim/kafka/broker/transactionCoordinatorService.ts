@@ -176,5 +176,8 @@ export function composeExtensions(...exts: BrokerExtension[]): BrokerExtension {
     onMetadataApplied: (image) => {
       for (const e of exts) e.onMetadataApplied?.(image);
     },
+    onTxnMarkerWritten: (topic, partition, producerId, commit) => {
+      for (const e of exts) e.onTxnMarkerWritten?.(topic, partition, producerId, commit);
+    },
   };
 }

@@ -46,3 +46,34 @@ describe('transactions in the scenario language', () => {
     refused({ producers: [{ ...BASE.producers![0]!, start: '11s' }] }, /producers\[0\]\.start/);
   });
 });
+
+describe('a consume-transform-produce application in the scenario language', () => {
+  const TWO: Partial<ScenarioSpec> = {
+    topics: [
+      { name: 'orders', partitions: 2, replicationFactor: 3 },
+      { name: 'orders-out', partitions: 2, replicationFactor: 3 },
+    ],
+    producers: [{ id: 'p1', workload: { topic: 'orders', rate: 10 } }],
+  };
+  const app = (transform: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ ...TWO, consumers: [{ id: 'copier', group: 'copier', topics: ['orders'], transform, ...extra }] }) as unknown as Partial<ScenarioSpec>;
+
+  it('exactly_once_v2 gets a transactional producer beside it, read_committed input and no auto-commit', () => {
+    const s = validateScenario({ ...BASE, ...app({ topic: 'orders-out', guarantee: 'exactly_once_v2' }) });
+    const c = s.consumers[0]!;
+    expect(c.transform).toMatchObject({ topic: 'orders-out', guarantee: 'exactly_once_v2', producerId: 'copier-producer' });
+    expect(c.transform!.producerConfig['transactional.id']).toBe('copier');
+    expect([c.config['isolation.level'], c.config['enable.auto.commit']]).toEqual(['read_committed', false]);
+    expect(hasTransactions(s)).toBe(true);
+    const alo = validateScenario({ ...BASE, ...app({ topic: 'orders-out' }) });
+    expect([alo.consumers[0]!.transform!.guarantee, alo.consumers[0]!.transform!.producerConfig['transactional.id'], hasTransactions(alo)]).toEqual(['at_least_once', null, false]);
+  });
+
+  it('refuses an unknown output topic, the input topic, no group, auto-commit and a transactional.id at least once', () => {
+    refused(app({ topic: 'nowhere' }), /transform\.topic.*a topic of this scenario/);
+    refused(app({ topic: 'orders' }), /a topic the application does not read/);
+    refused({ ...TWO, consumers: [{ id: 'copier', topics: ['orders'], transform: { topic: 'orders-out' } }] } as Partial<ScenarioSpec>, /a group/);
+    refused(app({ topic: 'orders-out' }, { config: { 'enable.auto.commit': true } }), /enable\.auto\.commit/);
+    refused(app({ topic: 'orders-out', producer: { 'transactional.id': 'x' } }), /no transactional\.id with guarantee at_least_once/);
+    refused(app({ topic: 'orders-out', guarantee: 'exactly_once' }), /guarantee/);
+  });
+});

@@ -88,6 +88,9 @@ export class Producer extends Process {
   readonly payloads: PayloadTable;
   /** With transactional.id: the transactional half (initTransactions and the transaction loop). */
   readonly transactional: TransactionalProducer | null;
+  /** Records handed to send() and not yet acknowledged or failed; flush() waits for 0. */
+  private unacked = 0;
+  private flushWaiters: (() => void)[] = [];
 
   constructor(
     ctx: ProcessContext,
@@ -123,7 +126,7 @@ export class Producer extends Process {
         exhausted: () => this.pool.queued > 0,
         progress: () => this.scheduleUnblock(),
         updateLoadStats: () => this.updateLoadStats(),
-        completed: (records, error) => this.transactional?.onCompleted(records, error),
+        completed: (records, error) => this.onRecordsCompleted(records, error),
       },
       pickStart: (n) => pick.int(0, n),
     });
@@ -243,6 +246,7 @@ export class Producer extends Process {
 
   /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in `payloads`. */
   produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number): void {
+    this.unacked++;
     const rec: PendingRecord = { key, keyId: this.payloads.internKey(key), valueId, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
     // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.
     const upperBound = this.upperBound(rec);
@@ -272,6 +276,16 @@ export class Producer extends Process {
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
+  /** The topic's partition count as this producer's metadata knows it; null (and a refresh asked for) when it does not yet. */
+  partitionCountOf(topic: string): number | null {
+    const n = this.metadata.partitionCount(topic);
+    if (n === null) {
+      this.metadata.requestUpdateForNewTopics();
+      this.sender.wakeup();
+    }
+    return n;
+  }
+
   private metadataReady(topic: string, explicit: number | undefined): boolean {
     const n = this.metadata.partitionCount(topic);
     return n !== null && (explicit === undefined || explicit < n);
@@ -428,6 +442,19 @@ export class Producer extends Process {
 
   private failBlocked(topic: string, explicit: number | undefined, rec: PendingRecord, error: ClientError): void {
     this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [this.payloads.valueText(rec.valueId)!], definite: true });
-    this.transactional?.onCompleted(1, error);
+    this.onRecordsCompleted(1, error);
+  }
+
+  private onRecordsCompleted(records: number, error: string | null): void {
+    this.unacked = Math.max(0, this.unacked - records);
+    this.transactional?.onCompleted(records, error);
+    if (this.unacked === 0 && this.flushWaiters.length > 0) for (const f of this.flushWaiters.splice(0)) f();
+  }
+
+  /** KafkaProducer.flush(): `done` once every record sent so far is acknowledged or has failed. */
+  flush(done: () => void): void {
+    if (this.unacked === 0) return done();
+    this.flushWaiters.push(done);
+    this.sender.wakeup();
   }
 }

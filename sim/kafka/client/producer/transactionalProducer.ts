@@ -15,10 +15,13 @@ import type { ProducerConfig } from '../../config/configs';
 import type { KafkaError } from '../../errors';
 import type { NetworkClient, Outcome } from '../../net/networkClient';
 import type {
+  AddOffsetsToTxnResponse,
   AddPartitionsToTxnResponse,
   EndTxnResponse,
   FindCoordinatorResponse,
   InitProducerIdResponse,
+  TopicPartition,
+  TxnOffsetCommitResponse,
 } from '../../protocol';
 import { brokerActorId } from '../metadataCache';
 import type { ProducerBatch } from './producerBatch';
@@ -78,6 +81,17 @@ const RETRIABLE: ReadonlySet<string> = new Set(['CONCURRENT_TRANSACTIONS', 'COOR
 const REDISCOVER: ReadonlySet<string> = new Set(['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'REQUEST_TIMED_OUT', 'NETWORK_EXCEPTION']);
 /** Fatal for the instance [TransactionManager `isFatalException`]. */
 const FATAL: ReadonlySet<string> = new Set(['PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING', 'INVALID_TXN_STATE', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_TRANSACTION_TIMEOUT']);
+/** TxnOffsetCommit errors that make the transaction abortable: the consumer is no longer the group's member at that generation (KIP-447). [TransactionManager `TxnOffsetCommitHandler` (CommitFailedException)] */
+const OFFSETS_FENCED: ReadonlySet<string> = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'FENCED_INSTANCE_ID', 'REBALANCE_IN_PROGRESS']);
+
+/** The consumer's group as KafkaConsumer.groupMetadata() gives it to sendOffsetsToTransaction. */
+export interface ConsumerGroupMetadata {
+  readonly groupId: string;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+}
+
 /** A short backoff for CONCURRENT_TRANSACTIONS (the previous transaction is completing). [TransactionManager `ADD_PARTITIONS_RETRY_BACKOFF_MS`] */
 const CONCURRENT_BACKOFF_MS = 20;
 
@@ -92,6 +106,13 @@ export class TransactionalProducer {
   private failed = false;
   private abort = false;
   private inputDone = false;
+  /** EndTxn sent for the current transaction (a late completion must not send a second one). */
+  private endTxnSent = false;
+  /** Driven by an application (consume-transform-produce) through begin / send / sendOffsets / end, not by a workload. */
+  private appDriven = false;
+  private onReadyWaiters: (() => void)[] = [];
+  private onEnded: ((committed: boolean) => void) | null = null;
+  private groupCoordinator = -1;
   private readonly transactionalId: string;
   private readonly transactionVersion: 0 | 1 | 2 = 2;
 
@@ -134,7 +155,7 @@ export class TransactionalProducer {
     if (error !== null && (this.state === 'IN_TRANSACTION' || this.state === 'COMMITTING_TRANSACTION' || this.state === 'ABORTING_TRANSACTION')) {
       // A failed send makes the transaction abortable; a fenced epoch shows on the EndTxn that follows. [TransactionManager `transitionToAbortableError`]
       this.failed = true;
-      if (this.state === 'IN_TRANSACTION') this.endTransaction();
+      if (this.state === 'IN_TRANSACTION' && !this.appDriven) this.endTransaction();
     }
     this.maybeSendEndTxn();
   }
@@ -202,6 +223,7 @@ export class TransactionalProducer {
         this.host.txn.setProducerIdAndEpoch(r.producerId, r.producerEpoch);
         this.host.trace.emit('producer.id', this.host.id, { producerId: r.producerId, producerEpoch: r.producerEpoch, reason: 'InitProducerId', transactionalId: this.transactionalId });
         this.state = 'READY';
+        for (const f of this.onReadyWaiters.splice(0)) f();
         this.pump();
       },
       () => this.sendInitProducerId(),
@@ -211,6 +233,8 @@ export class TransactionalProducer {
   // ---- the application loop ----
 
   private pump(): void {
+    // An application drives its own transactions (begin / send / end); the workload loop stays out of them.
+    if (this.appDriven) return;
     if (this.state === 'READY' && this.queue.length > 0) return this.beginTransaction();
     if (this.state !== 'IN_TRANSACTION') return;
     while (this.queue.length > 0 && this.values.length < this.transactionSize) {
@@ -266,7 +290,8 @@ export class TransactionalProducer {
   }
 
   private maybeSendEndTxn(): void {
-    if ((this.state !== 'COMMITTING_TRANSACTION' && this.state !== 'ABORTING_TRANSACTION') || this.outstanding > 0) return;
+    if ((this.state !== 'COMMITTING_TRANSACTION' && this.state !== 'ABORTING_TRANSACTION') || this.outstanding > 0 || this.endTxnSent) return;
+    this.endTxnSent = true;
     // A commit after a failed send is refused by the client; the application aborts. [KafkaProducer.commitTransaction]
     if (this.failed) {
       this.abort = true;
@@ -290,12 +315,139 @@ export class TransactionalProducer {
             values: this.values.map((v) => this.host.valueText(v)),
           });
           this.values = [];
+          this.endTxnSent = false;
           this.state = 'READY';
+          const ended = this.onEnded;
+          this.onEnded = null;
+          ended?.(committed);
           this.pump();
         },
         send,
       );
     };
     this.withCoordinator(send);
+  }
+
+  // ---- driven by an application: KafkaProducer's transactional calls ----
+
+  /** `f` runs once initTransactions has completed (at once when it has). */
+  whenReady(f: () => void): void {
+    this.appDriven = true;
+    if (this.state === 'READY') f();
+    else if (this.state !== 'FATAL_ERROR') this.onReadyWaiters.push(f);
+  }
+
+  /**
+   * beginTransaction(), and the AddPartitionsToTxn of `partitions` (the client adds a partition before its first
+   * write to it; here the application names the partitions it will write up front). `then` runs in the transaction.
+   */
+  begin(partitions: readonly TopicPartition[], then: () => void): void {
+    this.appDriven = true;
+    if (this.state !== 'READY') throw new Error(`${this.host.id}: beginTransaction() in state ${this.state}`);
+    this.state = 'ADDING_PARTITIONS';
+    this.values = [];
+    this.failed = false;
+    const send = (): void => {
+      const pe = this.host.txn.producerIdAndEpoch;
+      this.request<AddPartitionsToTxnResponse>(
+        'AddPartitionsToTxn',
+        { type: 'AddPartitionsToTxn', transactionalId: this.transactionalId, producerId: pe.producerId, producerEpoch: pe.epoch, partitions, verifyOnly: false, transactionVersion: this.transactionVersion },
+        (r) => {
+          const bad = r.results.find((x) => x.error !== 'NONE');
+          if (bad) {
+            if (RETRIABLE.has(bad.error)) return this.retry(bad.error, send);
+            return this.fatal(bad.error, 'AddPartitionsToTxn');
+          }
+          this.state = 'IN_TRANSACTION';
+          then();
+        },
+        send,
+      );
+    };
+    this.withCoordinator(send);
+  }
+
+  /** send() inside the transaction. */
+  send(r: AppRecord): void {
+    if (this.state === 'FATAL_ERROR') return this.host.refuse(r, 'PRODUCER_FENCED');
+    this.values.push(r.valueId);
+    this.outstanding++;
+    this.host.send(r);
+  }
+
+  /**
+   * sendOffsetsToTransaction(offsets, groupMetadata): AddOffsetsToTxn to the transaction coordinator (the
+   * group's __consumer_offsets partition joins the transaction), then TxnOffsetCommit to the group coordinator
+   * with the member id and generation (KIP-447). `done` gets NONE, or the abortable error (the consumer was
+   * fenced out of its group). [KafkaProducer.sendOffsetsToTransaction; TransactionManager `AddOffsetsToTxnHandler`, `TxnOffsetCommitHandler`]
+   */
+  sendOffsets(offsets: readonly { topic: string; partition: number; offset: number; leaderEpoch: number }[], group: ConsumerGroupMetadata, done: (error: KafkaError) => void): void {
+    const addOffsets = (): void => {
+      const pe = this.host.txn.producerIdAndEpoch;
+      this.request<AddOffsetsToTxnResponse>(
+        'AddOffsetsToTxn',
+        { type: 'AddOffsetsToTxn', transactionalId: this.transactionalId, producerId: pe.producerId, producerEpoch: pe.epoch, groupId: group.groupId, transactionVersion: this.transactionVersion },
+        () => this.withGroupCoordinator(group.groupId, commit),
+        addOffsets,
+      );
+    };
+    const again = (): void => {
+      this.groupCoordinator = -1;
+      this.host.setTimer(this.retryBackoffUs, () => this.withGroupCoordinator(group.groupId, commit));
+    };
+    const commit = (): void => {
+      const pe = this.host.txn.producerIdAndEpoch;
+      const request = {
+        type: 'TxnOffsetCommit' as const,
+        transactionalId: this.transactionalId,
+        groupId: group.groupId,
+        producerId: pe.producerId,
+        producerEpoch: pe.epoch,
+        generationId: group.generationId,
+        memberId: group.memberId,
+        groupInstanceId: group.groupInstanceId,
+        offsets: offsets.map((o) => ({ ...o, metadata: '' })),
+      };
+      this.host.net.send<typeof request, TxnOffsetCommitResponse>(brokerActorId(this.groupCoordinator), request, { timeoutMs: this.host.config['request.timeout.ms'] }, (o) => {
+        if (this.state === 'FATAL_ERROR') return;
+        if (!o.ok) return again();
+        const bad = o.response.partitions.find((p) => p.error !== 'NONE');
+        if (!bad) return done('NONE');
+        if (bad.error === 'PRODUCER_FENCED' || bad.error === 'INVALID_PRODUCER_EPOCH') return this.fatal(bad.error, 'TxnOffsetCommit');
+        if (OFFSETS_FENCED.has(bad.error)) return done(bad.error);
+        again();
+      });
+    };
+    if (offsets.length === 0) return done('NONE');
+    this.withCoordinator(addOffsets);
+  }
+
+  /** commitTransaction() (or abortTransaction()): flush, then EndTxn; `done` gets whether it committed. */
+  end(commit: boolean, done: (committed: boolean) => void): void {
+    if (this.state !== 'IN_TRANSACTION') throw new Error(`${this.host.id}: ${commit ? 'commit' : 'abort'}Transaction() in state ${this.state}`);
+    this.onEnded = done;
+    this.abort = !commit || this.failed;
+    this.state = this.abort ? 'ABORTING_TRANSACTION' : 'COMMITTING_TRANSACTION';
+    this.host.wakeSender();
+    this.maybeSendEndTxn();
+  }
+
+  private withGroupCoordinator(groupId: string, then: () => void): void {
+    if (this.state === 'FATAL_ERROR') return;
+    if (this.groupCoordinator >= 0) return then();
+    const node = this.host.brokers()[0];
+    if (node === undefined) return void this.host.setTimer(this.retryBackoffUs, () => this.withGroupCoordinator(groupId, then));
+    this.host.net.send<{ type: 'FindCoordinator'; key: string; keyType: 'GROUP' }, FindCoordinatorResponse>(
+      brokerActorId(node),
+      { type: 'FindCoordinator', key: groupId, keyType: 'GROUP' },
+      { timeoutMs: this.host.config['request.timeout.ms'] },
+      (o) => {
+        if (o.ok && o.response.error === 'NONE' && o.response.nodeId >= 0) {
+          this.groupCoordinator = o.response.nodeId;
+          return then();
+        }
+        this.host.setTimer(this.retryBackoffUs, () => this.withGroupCoordinator(groupId, then));
+      },
+    );
   }
 }
