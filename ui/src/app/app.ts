@@ -20,6 +20,9 @@ import { SettingsBar } from '../views/settingsBar';
 import { TimelineView } from '../views/timelineView';
 import { Tooltip } from '../views/tooltip';
 import { SPEEDS, Transport } from '../views/transport';
+import { CaptionBar } from '../views/captionBar';
+import { captionSubject } from '../model/captionSubject';
+import type { Caption } from '../model/traceModel';
 import { tpKey } from '../../../sim/kafka/topicPartition';
 
 /** A side of the stage: one run's cluster and partition views (two in compare mode). */
@@ -65,6 +68,7 @@ export class App {
   private readonly transport: Transport;
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
+  private readonly captionBar: CaptionBar;
   private readonly status = byId('status');
 
   private url: UrlState = defaultState();
@@ -75,6 +79,12 @@ export class App {
   private cursor = -1;
   private cursorT = 0;
   private playing = false;
+  /** Guided mode: playback stops at each caption until Continue. */
+  private guided = true;
+  /** The caption (its event index) playback is waiting at, or -1. */
+  private waitingAt = -1;
+  /** The caption last brought on screen (its index), so the views follow each new one once. */
+  private shownCaption = -1;
   private speed = 1;
   private lastFrame = 0;
   private selected: string | null = null;
@@ -109,6 +119,15 @@ export class App {
       onChoose: (id, seed) => this.openScenario(id, seed),
       onOpenFile: () => byId<HTMLInputElement>('file-input').click(),
       onClose: () => this.gallery.close(),
+    });
+    this.captionBar = new CaptionBar(byId('caption-bar'), {
+      onStep: (dir) => this.stepCaption(dir),
+      onContinue: () => this.play(),
+      onGuided: (on) => {
+        this.guided = on;
+        if (!on) this.waitingAt = -1;
+        this.scheduleRender();
+      },
     });
     buildHelp(byId('help'), () => (byId('help').hidden = true));
     this.buildTabs();
@@ -266,6 +285,8 @@ export class App {
 
   private install(a: RunPayload, b: RunPayload | null, restore: Restore): void {
     this.hideError();
+    this.waitingAt = -1;
+    this.shownCaption = -1;
     this.runA = new LoadedRun(a, 'A');
     this.runB = b ? new LoadedRun(b, 'B') : null;
     this.loads++;
@@ -346,6 +367,18 @@ export class App {
     } else this.seek(this.cursor + dir);
   }
 
+  /** The next / previous caption: the cursor goes to its event. */
+  private stepCaption(dir: 1 | -1): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    this.pause();
+    const caps = m.captions;
+    const c = dir > 0 ? caps.find((x) => x.i > this.cursor) : [...caps].reverse().find((x) => x.i < this.cursor);
+    if (!c) return;
+    this.seek(c.i);
+    this.waitingAt = this.guided ? c.i : -1;
+  }
+
   private togglePlay(): void {
     if (this.playing) this.pause();
     else this.play();
@@ -356,15 +389,25 @@ export class App {
     if (!m) return;
     if (this.cursor >= m.n - 1) this.seek(m.indexAtTime(m.t0));
     this.playing = true;
+    this.waitingAt = -1;
     this.lastFrame = performance.now();
     const tick = (now: number) => {
       if (!this.playing || !this.runA) return;
       const dt = Math.min(100, now - this.lastFrame);
       this.lastFrame = now;
       const mm = this.runA.model;
+      const from = this.cursor;
       this.cursorT = Math.min(mm.tLast, this.cursorT + dt * 1000 * this.speed);
       this.cursor = mm.indexAtTime(this.cursorT);
       if (this.cursorT >= mm.tLast) this.playing = false;
+      // Guided: stop exactly at the next caption, where the state is what it tells.
+      const cap = this.guided ? mm.captions.find((c) => c.i > from && c.i <= this.cursor) : undefined;
+      if (cap) {
+        this.cursor = cap.i;
+        this.cursorT = cap.t;
+        this.playing = false;
+        this.waitingAt = cap.i;
+      }
       this.render();
       this.writeUrlSoon();
       if (this.playing) requestAnimationFrame(tick);
@@ -437,21 +480,27 @@ export class App {
     this.status.dataset['cursor'] = String(this.cursor);
   }
 
-  private renderCaption(caption: { t: number; text: string } | null, now: number): void {
-    const bar = byId('caption-bar');
-    const m = this.runA?.model;
-    if (!m || m.captions.length === 0) {
-      bar.hidden = true;
-      return;
+  /** The caption at the cursor; its subject pulses on screen while it is fresh, and the views turn to it once. */
+  private renderCaption(shown: { readonly i: number } | null, now: number): void {
+    const m = this.runA?.model ?? null;
+    const caption: Caption | null = m && shown ? (m.captions.find((c) => c.i === shown.i) ?? null) : null;
+    const waiting = !this.playing && this.waitingAt >= 0 && this.waitingAt === this.cursor;
+    this.captionBar.render(m, caption, this.cursor, waiting, now);
+    const fresh = caption !== null && m !== null && (waiting || this.cursor === caption.i || now - caption.t < 4_000_000);
+    const subject = fresh && m ? captionSubject(m, caption.about) : null;
+    const pa = this.panes[0];
+    if (caption && subject && caption.i !== this.shownCaption && pa) {
+      this.shownCaption = caption.i;
+      if (subject.partition && subject.partition !== pa.partition.partitionKey && m!.partitions.some((p) => p.key === subject.partition)) {
+        for (const p of this.panes) p.partition.setPartition(subject.partition);
+        this.url.partition = subject.partition;
+      }
     }
-    bar.hidden = false;
-    if (!caption) {
-      replace(bar, el('span', { class: 'cap-time' }, 'Guided scenario'), 'Press Space to play, or Shift+→ to step through its moments. The story appears here.');
-      bar.classList.remove('old');
-      return;
+    for (const p of this.panes) {
+      p.cluster.setPulse(subject?.hosts ?? []);
+      p.partition.setPulse(subject?.brokers ?? []);
     }
-    replace(bar, el('span', { class: 'cap-time' }, rel(caption.t, m.t0)), caption.text);
-    bar.classList.toggle('old', now - caption.t > 15_000_000);
+    this.status.dataset['captionWaiting'] = String(waiting);
   }
 
   // ---------------------------------------------------------------- layout
@@ -667,6 +716,10 @@ export class App {
         return handled(() => this.changeSpeed(-1));
       case 'l':
         return handled(() => this.nextLost());
+      case 'n':
+        return handled(() => this.stepCaption(1));
+      case 'p':
+        return handled(() => this.stepCaption(-1));
       case 'z':
         return handled(() => this.timeline.zoomAtCursor(4));
       case 'Z':

@@ -74,6 +74,11 @@ export class ClusterView {
     return c;
   }
 
+  /** The hosts a caption names pulse. */
+  setPulse(hosts: readonly string[]): void {
+    for (const c of this.cards) c.root.classList.toggle('pulse', hosts.includes(c.lane.id));
+  }
+
   render(state: ClusterState, selected: string | null, partitionKey: string): void {
     const run = this.run;
     if (!run) return;

@@ -4,6 +4,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['Space', 'play / pause'],
   ['→ / ←', 'next / previous event'],
   ['Shift + → / ←', 'next / previous notable event (faults, elections, ISR changes, truncations, lost acknowledgements, captions)'],
+  ['n / p', 'guided scenario: next / previous caption (playback stops at each one; Space continues)'],
   ['Home / End', 'the first / last event'],
   ['0', 'scenario time 0 (the cluster has booted)'],
   ['] / [', 'faster / slower'],

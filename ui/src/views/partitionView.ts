@@ -64,6 +64,8 @@ export class PartitionView {
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
+  /** Brokers whose rows a caption names (they pulse). */
+  private pulse: readonly number[] = [];
 
   constructor(
     private readonly root: HTMLElement,
@@ -104,6 +106,12 @@ export class PartitionView {
     this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
     replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
     this.select.hidden = parts.length <= 1;
+  }
+
+  setPulse(brokers: readonly number[]): void {
+    if (brokers.length === this.pulse.length && brokers.every((b, k) => b === this.pulse[k])) return;
+    this.pulse = brokers;
+    this.svg.selectAll<SVGGElement, RowModel>('g.pv-row').classed('pulse', (d) => brokers.includes(d.r.broker));
   }
 
   get partitionKey(): string {
@@ -352,6 +360,7 @@ export class PartitionView {
         return g;
       })
       .attr('transform', (_d, i) => `translate(0,${detTop + i * ROW_H})`)
+      .classed('pulse', (d) => this.pulse.includes(d.r.broker))
       .attr('data-testid', (d) => `replica-row-${d.r.broker}`);
     rowG
       .select('rect.pv-rowbg')
