@@ -135,6 +135,14 @@ export class App {
     this.wireTopbar();
     this.wireDrop();
     document.addEventListener('keydown', (e) => this.key(e));
+    // A control clicked with the pointer, or a select once chosen, gives the keyboard back to the transport.
+    document.addEventListener('click', (e) => {
+      const c = (e.target as Element | null)?.closest('button, input[type=checkbox]');
+      if (c && e.detail > 0) (c as HTMLElement).blur();
+    });
+    document.addEventListener('change', (e) => {
+      if ((e.target as Element | null)?.tagName === 'SELECT') (e.target as HTMLElement).blur();
+    });
     window.addEventListener('popstate', () => this.fromUrl());
     new ResizeObserver(() => this.scheduleRender()).observe(byId('stage'));
   }
@@ -681,16 +689,27 @@ export class App {
 
   private key(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
-    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') && (target as HTMLInputElement).type !== 'range';
+    const tag = target?.tagName ?? '';
+    const type = tag === 'INPUT' ? (target as HTMLInputElement).type : '';
+    // Text fields keep their keys; a select, a checkbox, a button or the slider do not take the transport's.
+    const typing = (tag === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(type)) || tag === 'TEXTAREA';
+    const control = tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && !typing);
     if (e.key === 'Escape') {
+      // Esc leaves a control: the next arrow steps time instead of changing a setting.
+      if (control || typing) target!.blur();
       if (!byId('help').hidden) byId('help').hidden = true;
       else if (this.gallery.isOpen && this.runA) this.gallery.close();
       else if (this.selected) this.select(null, false);
       return;
     }
     if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-    // A focused button takes Space and Enter itself.
-    if (target?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+    // On a select only the arrows and Space are the transport's (its own letters pick options); Enter on a button is the button's.
+    if (tag === 'SELECT' && !['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', ' '].includes(e.key)) return;
+    if (tag === 'SELECT' && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+      e.preventDefault();
+      return;
+    }
+    if (control && e.key === 'Enter') return;
     const handled = (f: () => void) => {
       e.preventDefault();
       f();
