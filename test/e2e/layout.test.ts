@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, openPage, screenshot, startApp, status, waitLoaded, type AppServer } from './support';
+import { join } from 'node:path';
+import { ARTIFACTS, browserAvailable, openPage, screenshot, startApp, status, waitLoaded, type AppServer } from './support';
 
 /**
  * Everything on the page that is cut off with no way to see it: an element that hides its overflow while its
@@ -88,6 +89,8 @@ describe.skipIf(!browserAvailable())('layout and keys in Chromium', () => {
     const drawn = await page.$$eval('[data-testid=timeline-svg] [data-kind]', (ns) => [...new Set(ns.map((n) => n.getAttribute('data-kind')!))]);
     const listed = await page.$$eval('[data-testid=timeline-legend] [data-legend-kind]', (ns) => ns.map((n) => n.getAttribute('data-legend-kind')!));
     expect(drawn.length).toBeGreaterThan(2);
+    await page.locator('[data-testid=timeline-legend]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=timeline-legend]').screenshot({ path: join(ARTIFACTS, 'ui-timeline-legend.png') });
     for (const k of drawn) expect(listed, `legend lists ${k}`).toContain(k);
     expect(errors).toEqual([]);
     await page.close();

@@ -4,6 +4,7 @@ import { clamp, rel } from '../lib/format';
 import type { RunPayload, WorkerRequest } from '../worker/protocol';
 import { LoadedRun } from './loadedRun';
 import { findScenario, LIBRARY, usesAnalogy } from './library';
+import { lessonView } from './curriculum';
 import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
 import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
 import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
@@ -101,7 +102,7 @@ export class App {
       onSeekRel: (r) => this.seekRel(r),
     });
     this.events = new EventsView(byId('side-events'), { onSeek: (i) => this.seek(i) });
-    this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i) });
+    this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
     this.transport = new Transport(byId('transport'), {
@@ -182,8 +183,10 @@ export class App {
     this.gallery.close();
     this.spec = spec;
     this.fileName = null;
-    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side };
+    // Each scenario opens on the view that shows its lesson.
+    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec) };
     this.setSide(this.url.side, false);
+    this.setView(this.url.view, false);
     void this.runScenario(spec, seed, [], null, {});
   }
 
@@ -204,6 +207,15 @@ export class App {
       this.url.setsB = [...this.url.sets.filter((s) => !s.startsWith('producer.acks=')), `producer.acks=${other}`];
     }
     void this.runScenario(this.spec, this.url.seed, this.url.sets, on ? this.url.setsB : null, this.keep());
+  }
+
+  /** A lesson's "try it" change: the scenario as written (A) beside the changed one (B), on the same seed. */
+  private tryChange(set: string): void {
+    if (!this.spec) return;
+    this.url.sets = [];
+    this.url.setsB = [set];
+    this.url.compare = true;
+    void this.runScenario(this.spec, this.url.seed, [], [set], this.keep());
   }
 
   private runHere(): void {
