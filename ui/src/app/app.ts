@@ -1,10 +1,12 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { byId, el, replace } from '../lib/dom';
 import { clamp, rel } from '../lib/format';
+import { parseDuration } from '../../../sim/core/time';
 import type { RunPayload, WorkerRequest } from '../worker/protocol';
 import { LoadedRun } from './loadedRun';
 import { findScenario, LIBRARY, usesAnalogy } from './library';
 import { lessonView } from './curriculum';
+import { actionsFor, decodeFault, describeFault, encodeFault, withFaults, type LiveFault } from './liveFault';
 import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
 import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
 import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
@@ -200,6 +202,7 @@ export class App {
   private setCompare(on: boolean): void {
     if (!this.spec) return;
     this.url.compare = on;
+    this.url.forkB = [];
     if (on && this.url.setsB.length === 0) {
       // By default B flips acks: acks=1 beside acks=all.
       const acks = valueOf(this.url.sets, 'producer.acks') || scenarioValue(this.spec, 'producer.acks');
@@ -209,10 +212,64 @@ export class App {
     void this.runScenario(this.spec, this.url.seed, this.url.sets, on ? this.url.setsB : null, this.keep());
   }
 
+  /** The what-if actions for a node, in a small menu where it was clicked. */
+  private hostMenu(host: string, x: number, y: number): void {
+    const menu = byId('host-menu');
+    const close = () => {
+      menu.hidden = true;
+      document.removeEventListener('mousedown', outside, true);
+    };
+    const outside = (e: MouseEvent) => {
+      if (!menu.contains(e.target as Node)) close();
+    };
+    const m = this.runA?.model;
+    const atMs = m ? Math.max(0, Math.round((this.cursorT - m.t0) / 1000)) : 0;
+    const items = actionsFor(host).map((a) => {
+      const b = el('button', { class: 'menu-item', 'data-testid': `fault-${a.fault}${a.durationMs === null ? '-stay' : ''}` }, a.label);
+      b.addEventListener('click', () => {
+        close();
+        this.fork({ fault: a.fault, host, atMs, durationMs: a.durationMs });
+      });
+      return b;
+    });
+    replace(menu, el('div', { class: 'menu-head' }, `${host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    menu.hidden = false;
+    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
+    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
+    document.addEventListener('mousedown', outside, true);
+  }
+
+  /**
+   * Forks the run: the same scenario, seed and settings with the fault added at the cursor, beside the original
+   * (A keeps its trace and hash).
+   */
+  private fork(f: LiveFault): void {
+    const spec = this.spec;
+    if (!spec || !this.runA) {
+      this.showError('A trace file cannot be changed: run its scenario here first (the button in the settings row), then add a fault.');
+      return;
+    }
+    const durationMs = this.durationMs(spec);
+    if (f.atMs > durationMs) {
+      this.showError(`The cursor is at ${f.atMs / 1000}s, in the quiet period after the scenario's ${durationMs / 1000}s of faults: move it into the run to add a fault.`);
+      return;
+    }
+    this.url.compare = true;
+    this.url.setsB = [...this.url.sets];
+    this.url.forkB = [encodeFault(f)];
+    void this.runScenario(spec, this.url.seed, this.url.sets, this.url.setsB, this.keep());
+  }
+
+  private durationMs(spec: ScenarioSpec): number {
+    const d = spec.duration;
+    return typeof d === 'number' ? d : (parseDuration(d) ?? 0) / 1000;
+  }
+
   /** A lesson's "try it" change: the scenario as written (A) beside the changed one (B), on the same seed. */
   private tryChange(set: string): void {
     if (!this.spec) return;
     this.url.sets = [];
+    this.url.forkB = [];
     this.url.setsB = [set];
     this.url.compare = true;
     void this.runScenario(this.spec, this.url.seed, [], [set], this.keep());
@@ -246,19 +303,20 @@ export class App {
     this.url.seed = String(seed);
     byId<HTMLInputElement>('seed').value = String(seed);
     this.setStatus(false);
-    const want: { label: string; sets: readonly string[] }[] = [{ label: 'A', sets }];
-    if (setsB) want.push({ label: 'B', sets: setsB });
-    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}`));
+    const forks = setsB ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const want: { label: string; sets: readonly string[]; spec: ScenarioSpec; forks: readonly LiveFault[] }[] = [{ label: 'A', sets, spec, forks: [] }];
+    if (setsB) want.push({ label: 'B', sets: setsB, spec: withFaults(spec, forks), forks });
+    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f)}`).join('')}`));
     try {
       const payloads = await Promise.all(
         want.map((w, k) => {
-          const key = JSON.stringify([spec.id, seed, w.sets]);
+          const key = JSON.stringify([spec.id, seed, w.sets, w.forks.map(encodeFault), w.spec === spec ? '' : JSON.stringify(w.spec.faults)]);
           const hit = this.cache.get(key);
           if (hit) {
             bars[k]?.(1, hit.events.length, 'done');
             return Promise.resolve(hit);
           }
-          const job = startJob({ kind: 'run', spec, sets: [...w.sets], seed }, (p: Progress) => bars[k]?.(p.fraction, p.events, p.phase));
+          const job = startJob({ kind: 'run', spec: w.spec, sets: [...w.sets], seed }, (p: Progress) => bars[k]?.(p.fraction, p.events, p.phase));
           this.jobs.push(job);
           return job.promise.then((payload) => {
             this.cache.set(key, payload);
@@ -322,7 +380,7 @@ export class App {
     });
     this.timeline.setRun(this.runA);
     this.transport.setRun(this.runA);
-    this.checks.setRuns(this.runA, this.runB);
+    this.checks.setRuns(this.runA, this.runB, { A: this.changeOf('A', this.runA), B: this.runB ? this.changeOf('B', this.runB) : null });
     this.events.setRun(this.runA);
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
@@ -543,7 +601,7 @@ export class App {
           this.writeUrlSoon();
         },
       });
-      this.panes.push({ label, root, title, cluster: new ClusterView(clusterRoot), partition });
+      this.panes.push({ label, root, title, cluster: new ClusterView(clusterRoot, label === 'A' ? (host, x, y) => this.hostMenu(host, x, y) : null), partition });
     }
     this.panesRoot.classList.toggle('compare', n > 1);
     this.panesRoot.classList.toggle('empty', this.runA === null);
@@ -566,15 +624,29 @@ export class App {
         el('span', { class: 'sets', 'data-testid': `settings-${p.label}` }, effectiveSettings(run.model.spec)),
         el('span', { class: `verdict ${lost > 0 ? 'bad' : 'good'}`, 'data-testid': `verdict-${p.label}` }, lost > 0 ? `${lost} acknowledged write${lost === 1 ? '' : 's'} lost` : `no acknowledged write lost (${acked} acked)`),
       ),
-      compare || run.payload.sets.length > 0
+      compare || run.payload.sets.length > 0 || (p.label === 'B' && this.url.forkB.length > 0)
         ? el(
             'div',
             { class: 'pane-line dim' },
-            run.payload.sets.length > 0 ? `changed: ${describeSets(run.payload.sets)}` : 'as the scenario says',
+            this.changedText(p.label, run),
             compare ? el('span', { class: 'hash', 'data-testid': `hash-${p.label}` }, `hash ${run.payload.hash}`) : null,
           )
         : null,
     );
+  }
+
+  /** What the learner changed on a side (its settings, a fault added from the screen), or null. */
+  private changeOf(label: 'A' | 'B', run: LoadedRun): string | null {
+    const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f)}`)];
+    return parts.length > 0 ? parts.join(', ') : null;
+  }
+
+  private changedText(label: 'A' | 'B', run: LoadedRun): string {
+    const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const sets = run.payload.sets.length > 0 ? describeSets(run.payload.sets) : '';
+    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f)}`)].filter(Boolean);
+    return parts.length > 0 ? `changed: ${parts.join(' ')}` : 'as the scenario says';
   }
 
   private renderTitle(): void {

@@ -5,6 +5,8 @@ export interface UrlState {
   sets: string[];
   compare: boolean;
   setsB: string[];
+  /** Faults added to B at moments of the run ("what if" from the screen; liveFault.ts spells them). */
+  forkB: string[];
   /** Scenario-relative time of the cursor, in ms. */
   t: number | null;
   /** The cursor's event index (exact; wins over t when valid). */
@@ -16,7 +18,7 @@ export interface UrlState {
 }
 
 export function defaultState(): UrlState {
-  return { scenario: null, seed: '', sets: [], compare: false, setsB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
+  return { scenario: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
 }
 
 function numberOrNull(v: string | null): number | null {
@@ -33,6 +35,7 @@ export function readUrl(search: string): UrlState {
   s.sets = q.getAll('set');
   s.compare = q.get('compare') === '1';
   s.setsB = q.getAll('b');
+  s.forkB = q.getAll('fb');
   s.t = numberOrNull(q.get('t'));
   const e = numberOrNull(q.get('e'));
   s.e = e !== null && Number.isInteger(e) && e >= -1 ? e : null;
@@ -53,6 +56,7 @@ export function writeUrl(s: UrlState): string {
   if (s.compare) {
     q.set('compare', '1');
     for (const x of s.setsB) q.append('b', x);
+    for (const x of s.forkB) q.append('fb', x);
   }
   if (s.t !== null) q.set('t', String(Math.round(s.t * 1000) / 1000));
   if (s.e !== null) q.set('e', String(s.e));

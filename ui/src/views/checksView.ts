@@ -53,8 +53,8 @@ function describe(name: string): string {
  * On the scenario as written a claim that did not come true is a failure (red); once the learner has changed a
  * setting it is the result of their experiment (neutral), not an error.
  */
-function predictions(run: LoadedRun, side: 'A' | 'B' | null): Child[] {
-  const changed = run.payload.sets.length > 0;
+function predictions(run: LoadedRun, side: 'A' | 'B' | null, change: string | null): Child[] {
+  const changed = change !== null;
   const exps = run.payload.expectations;
   const differ = exps.filter((x) => !x.ok).length;
   const head = el('h3', {}, side ? `${side}: the scenario predicts` : 'The scenario predicts');
@@ -62,7 +62,7 @@ function predictions(run: LoadedRun, side: 'A' | 'B' | null): Child[] {
     ? el(
         'p',
         { class: 'experiment', 'data-testid': `experiment${side ? `-${side}` : ''}` },
-        `You changed ${run.payload.sets.join(', ')}. The predictions are for the scenario as written: `,
+        `You changed ${change}. The predictions are for the scenario as written: `,
         differ === 0 ? 'your run still bears out every one of them.' : `${differ} of them did not come true in your run, and that difference is what your change did.`,
       )
     : null;
@@ -101,7 +101,8 @@ export class ChecksView {
     root.append(this.body);
   }
 
-  setRuns(run: LoadedRun | null, runB: LoadedRun | null): void {
+  /** `changes`: what the learner changed on each side (settings, an added fault), null where it runs as written. */
+  setRuns(run: LoadedRun | null, runB: LoadedRun | null, changes: { readonly A: string | null; readonly B: string | null } = { A: null, B: null }): void {
     this.run = run;
     this.runB = runB;
     this.listItems.clear();
@@ -113,8 +114,8 @@ export class ChecksView {
 
     if (runB) parts.push(this.compareTable(run, runB));
 
-    if (run.payload.expectations.length > 0) parts.push(...predictions(run, runB ? 'A' : null));
-    if (runB && runB.payload.expectations.length > 0) parts.push(...predictions(runB, 'B'));
+    if (run.payload.expectations.length > 0) parts.push(...predictions(run, runB ? 'A' : null, changes.A));
+    if (runB && runB.payload.expectations.length > 0) parts.push(...predictions(runB, 'B', changes.B));
 
     // Lost writes first: the question everyone asks.
     const lost = checks['lost-write'];
