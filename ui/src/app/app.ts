@@ -24,6 +24,7 @@ import { TimelineView } from '../views/timelineView';
 import { Tooltip } from '../views/tooltip';
 import { SPEEDS, Transport } from '../views/transport';
 import { CaptionBar } from '../views/captionBar';
+import { ScenarioEditor } from '../views/scenarioEditor';
 import { captionSubject } from '../model/captionSubject';
 import type { Caption } from '../model/traceModel';
 import { tpKey } from '../../../sim/kafka/topicPartition';
@@ -72,6 +73,7 @@ export class App {
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
   private readonly captionBar: CaptionBar;
+  private readonly editor: ScenarioEditor;
   private readonly status = byId('status');
 
   private url: UrlState = defaultState();
@@ -132,6 +134,10 @@ export class App {
         this.scheduleRender();
       },
     });
+    this.editor = new ScenarioEditor(byId('editor'), {
+      onRun: (text, name) => this.openText(text, name),
+      onClose: () => (byId('editor').hidden = true),
+    });
     buildHelp(byId('help'), () => (byId('help').hidden = true));
     this.buildTabs();
     this.ensurePanes(1);
@@ -160,7 +166,14 @@ export class App {
     this.url = u;
     this.setSide(u.side, false);
     this.setView(u.view, false);
-    const spec = u.scenario ? findScenario(u.scenario) : undefined;
+    let spec = u.scenario ? findScenario(u.scenario) : undefined;
+    if (!spec && !u.scenario && u.specJson) {
+      try {
+        spec = JSON.parse(u.specJson) as ScenarioSpec;
+      } catch {
+        this.showError('The link\'s scenario (spec=) is not valid JSON.');
+      }
+    }
     if (u.scenario && !spec) {
       this.showError(`There is no scenario named "${u.scenario}" in this build's library.`);
       this.gallery.open(u.seed);
@@ -310,7 +323,8 @@ export class App {
     try {
       const payloads = await Promise.all(
         want.map((w, k) => {
-          const key = JSON.stringify([spec.id, seed, w.sets, w.forks.map(encodeFault), w.spec === spec ? '' : JSON.stringify(w.spec.faults)]);
+          // By the document itself: an edited scenario keeps its library id but is another run.
+          const key = JSON.stringify([JSON.stringify(w.spec), seed, w.sets]);
           const hit = this.cache.get(key);
           if (hit) {
             bars[k]?.(1, hit.events.length, 'done');
@@ -337,27 +351,47 @@ export class App {
   }
 
   private async loadFile(file: File): Promise<void> {
+    const message = await this.openText(await file.text(), file.name);
+    if (message !== null) this.showError(message);
+  }
+
+  /**
+   * Opens a file's text: a trace is read and checked, a scenario (a .json document) validated and run, as the CLI
+   * would. Resolves to the error line (already shown where the text came from), or null.
+   */
+  private async openText(text: string, name: string): Promise<string | null> {
     this.cancelJobs();
     this.pause();
     this.setStatus(false);
-    const bars = this.showProgress(`opening ${file.name}`, ['reading']);
+    const bars = this.showProgress(`opening ${name}`, ['reading']);
     try {
-      const text = await file.text();
-      const req: WorkerRequest = { kind: 'parse', text, name: file.name };
+      const req: WorkerRequest = { kind: 'parse', text, name, seed: byId<HTMLInputElement>('seed').value.trim() };
       const job = startJob(req, (p) => bars[0]?.(p.fraction, p.events, p.phase));
       this.jobs = [job];
       const payload = await job.promise;
       this.jobs = [];
       this.hideProgress();
-      this.spec = null;
-      this.fileName = file.name;
-      this.url = { ...defaultState(), side: this.url.side, view: this.url.view };
+      if (payload.scenario) {
+        // A scenario file: it runs here like a library scenario (settings, what-ifs, a link that carries it).
+        this.spec = payload.scenario;
+        this.fileName = null;
+        this.url = { ...defaultState(), seed: String(payload.header.seed), side: this.url.side, view: lessonView(payload.scenario) };
+        this.setView(this.url.view, false);
+        byId('editor').hidden = true;
+      } else {
+        this.spec = null;
+        this.fileName = name;
+        this.url = { ...defaultState(), side: this.url.side, view: this.url.view };
+      }
       this.install(payload, null, {});
+      return null;
     } catch (e) {
-      if (e instanceof JobCancelled) return;
+      if (e instanceof JobCancelled) return null;
       this.hideProgress();
-      this.showError(`Could not open ${file.name}: ${(e as Error).message}`);
       this.setStatus(true);
+      const message = (e as Error).message;
+      // A scenario's error already names its file, as the CLI's does.
+      return message.startsWith(`${name}:`) || message.startsWith(`${name} `) ? `Could not open ${message}` : `Could not open ${name}: ${message}`;
     }
   }
 
@@ -729,7 +763,14 @@ export class App {
       input.value = '';
     });
     byId('help-btn').addEventListener('click', () => (byId('help').hidden = false));
+    byId('edit-scenario').addEventListener('click', () => this.openEditor());
     byId('download').addEventListener('click', () => this.download());
+  }
+
+  /** The scenario on screen (or an empty document) in the editor. */
+  private openEditor(): void {
+    const spec = this.spec;
+    this.editor.open(spec, `${spec?.id ?? 'my-scenario'}.json`);
   }
 
   private wireDrop(): void {
@@ -782,6 +823,7 @@ export class App {
       // Esc leaves a control: the next arrow steps time instead of changing a setting.
       if (control || typing) target!.blur();
       if (!byId('help').hidden) byId('help').hidden = true;
+      else if (this.editor.isOpen) byId('editor').hidden = true;
       else if (this.gallery.isOpen && this.runA) this.gallery.close();
       else if (this.selected) this.select(null, false);
       return;
@@ -849,6 +891,8 @@ export class App {
         return handled(() => this.gallery.open(this.url.seed));
       case 'o':
         return handled(() => byId<HTMLInputElement>('file-input').click());
+      case 'e':
+        return handled(() => this.openEditor());
       case '?':
         return handled(() => (byId('help').hidden = !byId('help').hidden));
     }
@@ -883,9 +927,12 @@ export class App {
     if (!a) return;
     const u = this.url;
     const fromFile = a.payload.source === 'file';
+    const lib = this.spec ? findScenario(this.spec.id) : undefined;
+    const custom = this.spec !== null && (!lib || JSON.stringify(lib) !== JSON.stringify(this.spec));
     const state: UrlState = {
       ...u,
-      scenario: fromFile ? null : u.scenario,
+      scenario: fromFile || custom ? null : (u.scenario ?? this.spec?.id ?? null),
+      specJson: custom && !fromFile ? JSON.stringify(this.spec) : null,
       t: Math.round((this.cursorT - a.model.t0) / 10) / 100,
       e: this.cursor,
       value: this.selected,

@@ -1,6 +1,8 @@
 /** Everything a link must carry to reproduce a view. */
 export interface UrlState {
   scenario: string | null;
+  /** A scenario that is not the library's (opened or edited): its whole JSON document. */
+  specJson: string | null;
   seed: string;
   sets: string[];
   compare: boolean;
@@ -18,7 +20,7 @@ export interface UrlState {
 }
 
 export function defaultState(): UrlState {
-  return { scenario: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
+  return { scenario: null, specJson: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
 }
 
 function numberOrNull(v: string | null): number | null {
@@ -31,6 +33,7 @@ export function readUrl(search: string): UrlState {
   const q = new URLSearchParams(search);
   const s = defaultState();
   s.scenario = q.get('s');
+  s.specJson = q.get('spec');
   s.seed = q.get('seed') ?? '';
   s.sets = q.getAll('set');
   s.compare = q.get('compare') === '1';
@@ -51,6 +54,7 @@ export function readUrl(search: string): UrlState {
 export function writeUrl(s: UrlState): string {
   const q = new URLSearchParams();
   if (s.scenario) q.set('s', s.scenario);
+  else if (s.specJson) q.set('spec', s.specJson);
   if (s.seed) q.set('seed', s.seed);
   for (const x of s.sets) q.append('set', x);
   if (s.compare) {

@@ -20,7 +20,7 @@ export class Gallery {
     this.seed = el('input', { size: 6, 'data-testid': 'gallery-seed', spellcheck: 'false', placeholder: 'scenario’s' });
     const close = el('button', { title: 'Close (Esc)' }, 'Close');
     close.addEventListener('click', () => this.handlers.onClose());
-    const open = el('button', {}, 'Open a trace file…');
+    const open = el('button', { title: 'A trace written by kafkasim run --trace, or a scenario .json file' }, 'Open a file…');
     open.addEventListener('click', () => this.handlers.onOpenFile());
     const card = (s: ScenarioSpec, n: number) => {
       const faults = s.faults?.length ?? 0;

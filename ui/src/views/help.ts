@@ -16,7 +16,8 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['3 / 4 / 5', 'checks / events / learn'],
   ['c', 'compare two settings side by side'],
   ['g', 'scenarios'],
-  ['o', 'open a trace file'],
+  ['o', 'open a trace or a scenario file'],
+  ['e', 'this scenario as its JSON file: edit, run, save'],
   ['Esc', 'close a dialog, or clear the chosen record'],
   ['?', 'this help'],
 ];
