@@ -1,4 +1,5 @@
 import { ms, type Micros } from '../core/time';
+import type { TransactionVersion } from './coordinator/transaction/transactionMetadata';
 import type { TargetResolver } from '../world/nemesis';
 import type { World } from '../world/world';
 import { Admin, type TopicToCreate } from './admin';
@@ -238,9 +239,9 @@ export class KafkaCluster {
 
   // ---- clients ----
 
-  addProducer(id: string, config: ProducerConfig, workloads: readonly ProducerWorkload[], zone: string | null, startAtUs?: Micros): void {
+  addProducer(id: string, config: ProducerConfig, workloads: readonly ProducerWorkload[], zone: string | null, startAtUs?: Micros, transactionVersion?: TransactionVersion): void {
     const host = this.world.addHost({ id, zone: zone ?? this.opts.zones[0] ?? 'zone-a', tags: ['client', 'producer'] });
-    host.addProcess({ id, create: (ctx) => new Producer(ctx, { id, config, bootstrap: this.brokerIds, workloads }) });
+    host.addProcess({ id, create: (ctx) => new Producer(ctx, { id, config, bootstrap: this.brokerIds, workloads, ...(transactionVersion !== undefined && { transactionVersion }) }) });
     if (startAtUs === undefined || startAtUs <= this.world.now) host.start();
     else this.world.scheduler.at(startAtUs, () => host.start(), undefined, `the start of ${id}`);
   }

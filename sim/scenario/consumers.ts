@@ -39,7 +39,7 @@ export const attachConsumers = {
       if (transform) {
         host.addProcess({
           id: transform.producerId,
-          create: (ctx) => new Producer(ctx, { id: transform.producerId, config: transform.producerConfig, bootstrap: cluster.brokerIds, workloads: [] }),
+          create: (ctx) => new Producer(ctx, { id: transform.producerId, config: transform.producerConfig, bootstrap: cluster.brokerIds, workloads: [], transactionVersion: s.cluster.transactionVersion }),
         });
       }
       const assign = c.group === null ? s.topics.filter((t) => c.topics.includes(t.name)).flatMap((t) => Array.from({ length: t.partitions }, (_, i) => ({ topic: t.name, partition: i }))) : undefined;

@@ -159,7 +159,7 @@ function brokerExtensionsOf(s: Scenario, forceGroups: boolean): Partial<Pick<Kaf
   const txn = hasTransactions(s);
   if (!txn) return attachConsumers.brokerExtensions(s, forceGroups);
   const groups = forceGroups || s.consumers.some((c) => c.group !== null);
-  const ext = brokerExtensionsFor(groups, true, s.cluster.brokerConfig);
+  const ext = brokerExtensionsFor(groups, true, s.cluster.brokerConfig, s.cluster.transactionVersion);
   return ext ? { brokerExtensions: ext } : {};
 }
 
@@ -232,7 +232,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       ...(w.stopMs !== undefined && { stopMs: t0ms + w.stopMs }),
       ...(w.at && { at: w.at.map((x) => t0ms + x) }),
     }));
-    cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined);
+    cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined, s.cluster.transactionVersion);
   }
   attachConsumers.start(s, cluster, t0);
 

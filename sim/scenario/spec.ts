@@ -55,6 +55,8 @@ export interface AlertSpec {
 }
 
 export interface ClusterSpec {
+  /** Finalized feature levels: `{"transaction.version": 1}` (KIP-890; default 2). */
+  readonly features?: { readonly 'transaction.version'?: 1 | 2 };
   /** Controller quorum voters: 1, 3 or 5. Default 3. */
   readonly controllers?: number;
   /** Brokers, ids 1..n. Default 3. */

@@ -1,4 +1,5 @@
 import { parseDuration, ms, type Micros } from '../core/time';
+import type { TransactionVersion } from '../kafka/coordinator/transaction/transactionMetadata';
 import {
   ValidationError,
   expectArray,
@@ -77,6 +78,8 @@ export interface ResolvedCluster {
   readonly brokerOverrides: Readonly<Record<string, unknown>>;
   readonly eligibleLeaderReplicas: boolean;
   readonly legacyHighWatermarkTruncation: boolean;
+  /** The finalized `transaction.version` feature (KIP-890): 2 by default, as a new 4.x cluster formats it. */
+  readonly transactionVersion: TransactionVersion;
   readonly network: NonNullable<ScenarioSpec['cluster']>['network'];
   readonly disk: NonNullable<ScenarioSpec['cluster']>['disk'];
 }
@@ -123,7 +126,7 @@ export interface ResolvedTransform {
 export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 
 const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
-const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
+const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk', 'features'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
 const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability'] as const;
@@ -260,6 +263,19 @@ export function validateScenario(raw: unknown): Scenario {
   const groupConsumerError = brokerGroupConsumerConfigError(brokerConfig);
   if (groupConsumerError) throw new ValidationError('cluster.broker', brokerOverrides, 'consistent group.consumer.* configs', groupConsumerError);
   const eligibleLeaderReplicas = c.eligibleLeaderReplicas === undefined ? true : expectBoolean(c.eligibleLeaderReplicas, 'cluster.eligibleLeaderReplicas');
+  // Finalized features, as `kafka-storage format --feature transaction.version=1` sets them. [src: server-common/.../TransactionVersion.java]
+  const features = c.features === undefined ? {} : expectObject(c.features, 'cluster.features', ['transaction.version']);
+  const tvRaw = features['transaction.version'];
+  if (tvRaw !== undefined && tvRaw !== 1 && tvRaw !== 2) throw new ValidationError('cluster.features.transaction.version', tvRaw, '1 or 2');
+  const transactionVersion: TransactionVersion = tvRaw === undefined ? 2 : tvRaw;
+  // Transaction version 1 with partition verification (KIP-890 part 1) is not simulated: the leader would ask the coordinator.
+  if (transactionVersion < 2 && brokerConfig['transaction.partition.verification.enable']) {
+    throw new ValidationError(
+      'cluster.broker.transaction.partition.verification.enable',
+      true,
+      'false with transaction.version 1 (partition verification is not simulated; 1 without it is the protocol before Kafka 3.6)',
+    );
+  }
   const legacyHighWatermarkTruncation =
     c.legacyHighWatermarkTruncation === undefined ? false : expectBoolean(c.legacyHighWatermarkTruncation, 'cluster.legacyHighWatermarkTruncation');
   let network: Scenario['cluster']['network'];
@@ -492,7 +508,7 @@ export function validateScenario(raw: unknown): Scenario {
     durationUs,
     quietUs,
     trace,
-    cluster: { controllers, brokers, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, network, disk },
+    cluster: { controllers, brokers, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, transactionVersion, network, disk },
     topics,
     producers,
     consumers,

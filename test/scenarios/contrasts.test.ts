@@ -191,4 +191,22 @@ describe('contrasts: the same schedule with the other setting', () => {
       expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
     }
   });
+
+  it('txn-read-committed-hides-aborted with transaction.version 1: the same outcome, one producer epoch for every transaction', () => {
+    const epochs = (r: RunResult) => r.trace.filter((e) => e.kind === 'producer.txn').map((e) => (e as unknown as { producerEpoch: number }).producerEpoch);
+    for (const seed of SEEDS) {
+      const spec = library('txn-read-committed-hides-aborted');
+      const tv1: ScenarioSpec = {
+        ...spec,
+        cluster: { ...spec.cluster, features: { 'transaction.version': 1 }, broker: { ...spec.cluster?.broker, 'transaction.partition.verification.enable': false } },
+      };
+      const r1 = run(tv1, seed);
+      const r2 = run(spec, seed);
+      expect(r1.expectations.filter((e) => !e.ok).map((e) => e.description), `seed ${seed}`).toEqual([]);
+      // Version 2 bumps the epoch at every EndTxn (KIP-890 part 2); version 1 keeps the one InitProducerId gave.
+      expect(new Set(epochs(r1)).size, `seed ${seed}`).toBe(1);
+      expect(new Set(epochs(r2)).size, `seed ${seed}`).toBe(epochs(r2).length);
+      expect(epochs(r2).length, `seed ${seed}`).toBeGreaterThan(5);
+    }
+  });
 });

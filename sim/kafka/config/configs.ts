@@ -115,6 +115,7 @@ export const BROKER_CONFIGS = {
   'transaction.state.log.min.isr': int(2, 'min.insync.replicas of __transaction_state', { min: 1 }),
   'transaction.state.log.segment.bytes': int(104_857_600, 'segment size of __transaction_state', { min: 1 }),
   'transaction.max.timeout.ms': int(900_000, 'the largest transaction.timeout.ms a producer may ask for', { min: 1 }),
+  'transaction.partition.verification.enable': bool(true, 'a partition leader verifies with the coordinator that a transactional write belongs to an ongoing transaction (KIP-890 part 1)'),
   'transaction.abort.timed.out.transaction.cleanup.interval.ms': int(10_000, 'how often the coordinator aborts transactions past their timeout', { min: 1 }),
   'controller.quorum.election.timeout.ms': int(1000, 'Raft election timeout (randomised up to twice this)', { min: 0 }),
   'controller.quorum.fetch.timeout.ms': int(2000, 'a voter without a fetch response for this long starts an election', { min: 0 }),

@@ -163,6 +163,7 @@ export class LogCleaner {
       maxIndexBytes: log.config['segment.index.bytes'],
       maxOffsetMapEntries: maxOffsetMapEntries(this.config['log.cleaner.dedupe.buffer.size'], this.config['log.cleaner.io.buffer.load.factor']),
       lastDataOffsets: log.producerStateManager.lastDataOffsets(),
+      abortedTransactions: log.abortedTransactions,
     });
     if (plan.groups.length === 0) {
       this.updateCheckpoint(log.name, Math.max(plan.endOffset, ltc.firstDirtyOffset));
@@ -244,6 +245,7 @@ export class LogCleaner {
       recordsBefore: p.stats.recordsRead,
       recordsRemoved: p.stats.recordsRead - p.stats.recordsRetained,
       tombstonesRemoved: p.stats.tombstonesRemoved,
+      ...(p.stats.markersRemoved > 0 && { markersRemoved: p.stats.markersRemoved }),
       durationMs: (this.env.tasks.now - c.startedAt) / 1000,
     });
     this.cleaning = null;

@@ -1,4 +1,6 @@
 import { NO_DELETE_HORIZON, lastOffset, nextOffset, type RecordBatch } from '../records';
+import { CleanedTransactionMetadata } from './cleanedTransactionMetadata';
+import type { AbortedTxn } from './transactionIndex';
 
 /**
  * How the cleaner rewrites a range of a compacted log: the key -> latest offset map over the dirty range,
@@ -34,17 +36,20 @@ export interface OffsetMap {
 }
 
 /**
- * Key -> latest offset over the dirty range [start, end), stopping early when the map is full.
+ * Key -> latest offset over the dirty range [start, end), stopping early when the map is full. Records of
+ * aborted transactions are left out (they are never the latest value of a key).
  * [src: Cleaner.java `buildOffsetMap`, `buildOffsetMapForSegment`]
  */
-export function buildOffsetMap(dirty: readonly CleanerSegment[], start: number, end: number, maxEntries: number): OffsetMap {
+export function buildOffsetMap(dirty: readonly CleanerSegment[], start: number, end: number, maxEntries: number, abortedTransactions: readonly AbortedTxn[] = []): OffsetMap {
   const map = new Map<string, number>();
   let latestOffset = -1;
+  const txn = new CleanedTransactionMetadata(abortedTransactions);
   for (let s = 0; s < dirty.length; s++) {
     const seg = dirty[s]!;
     const nextSegmentStart = s + 1 < dirty.length ? dirty[s + 1]!.baseOffset : end;
     for (const b of seg.batches) {
-      if (!b.isControl) {
+      if (b.isControl) txn.onControlBatchRead(b);
+      else if (!txn.onBatchRead(b)) {
         for (let i = 0; i < b.recordCount; i++) {
           const offset = b.offsetAt(i);
           const key = b.keyAt(i);
@@ -108,10 +113,12 @@ export interface CleanerStats {
   tombstonesRemoved: number;
   /** Records without a key (invalid in a compacted topic): dropped. */
   invalidRecords: number;
+  /** Transaction markers removed (their transaction had no batch left and their delete horizon had passed). */
+  markersRemoved: number;
 }
 
 export function emptyCleanerStats(): CleanerStats {
-  return { recordsRead: 0, recordsRetained: 0, bytesRead: 0, bytesRetained: 0, tombstonesRemoved: 0, invalidRecords: 0 };
+  return { recordsRead: 0, recordsRetained: 0, bytesRead: 0, bytesRetained: 0, tombstonesRemoved: 0, invalidRecords: 0, markersRemoved: 0 };
 }
 
 export interface BatchFilter {
@@ -122,6 +129,8 @@ export interface BatchFilter {
   readonly lastDataOffsets: ReadonlyMap<number, number>;
   /** The end of this cleaning round: the batch ending there stays (maybe empty) to keep the last offset. */
   readonly upperBoundOffsetOfCleaningRound: number;
+  /** The transactions of the segments being rewritten. */
+  readonly txn: CleanedTransactionMetadata;
 }
 
 /** Whether record `i` of `batch` survives. [src: Cleaner.java `shouldRetainRecord`] */
@@ -148,17 +157,26 @@ function shouldRetainRecord(f: BatchFilter, batch: RecordBatch, i: number, stats
 export function cleanBatch(batch: RecordBatch, f: BatchFilter, stats: CleanerStats): RecordBatch | null {
   stats.recordsRead += batch.recordCount;
   stats.bytesRead += batch.sizeInBytes;
-  // Transaction markers are kept (no transactions are cleaned yet).
+  // A marker stays while its transaction has batches left; then it gets a delete horizon, and goes once that
+  // has passed. [src: Cleaner.java `shouldDiscardBatch`, `filterBatch` (control batches); MemoryRecords.filterTo]
   if (batch.isControl) {
-    stats.recordsRetained += batch.recordCount;
-    stats.bytesRetained += batch.sizeInBytes;
-    return batch;
+    const empty = f.txn.onControlBatchRead(batch);
+    if (empty && batch.hasDeleteHorizon && f.nowMs >= batch.deleteHorizonMs) {
+      stats.markersRemoved++;
+      return null;
+    }
+    const out = empty && !batch.hasDeleteHorizon ? batch.retaining([0], f.nowMs + f.deleteRetentionMs) : batch;
+    stats.recordsRetained += out.recordCount;
+    stats.bytesRetained += out.sizeInBytes;
+    return out;
   }
+  // A batch of an aborted transaction loses its records (it may stay empty to keep its producer's sequence).
+  const aborted = f.txn.onBatchRead(batch);
   const lastOfProducer = batch.producerId >= 0 && f.lastDataOffsets.get(batch.producerId) === lastOffset(batch);
   const retainEmpty = lastOfProducer || nextOffset(batch) === f.upperBoundOffsetOfCleaningRound;
   const retained: number[] = [];
   let containsTombstones = false;
-  for (let i = 0; i < batch.recordCount; i++) {
+  for (let i = 0; i < batch.recordCount && !aborted; i++) {
     const tombstone = batch.isTombstoneAt(i);
     if (shouldRetainRecord(f, batch, i, stats)) {
       retained.push(i);
@@ -204,6 +222,8 @@ export interface CleaningParams {
   readonly maxIndexBytes: number;
   readonly maxOffsetMapEntries: number;
   readonly lastDataOffsets: ReadonlyMap<number, number>;
+  /** The log's aborted transactions (its aborted-transaction index). */
+  readonly abortedTransactions?: readonly AbortedTxn[];
 }
 
 /**
@@ -222,20 +242,25 @@ export function planCleaning(segments: readonly CleanerSegment[], firstDirtyOffs
   const dirty = segments.slice(dFrom, dTo);
   let mapBytes = 0;
   for (const s of dirty) mapBytes += s.size;
-  const offsetMap = buildOffsetMap(dirty, firstDirtyOffset, firstUncleanableOffset, p.maxOffsetMapEntries);
+  const aborted = p.abortedTransactions ?? [];
+  const offsetMap = buildOffsetMap(dirty, firstDirtyOffset, firstUncleanableOffset, p.maxOffsetMapEntries, aborted);
   const endOffset = offsetMap.latestOffset + 1;
   // Everything from the log start up to the end of the map is rewritten.
   let upTo = 0;
   while (upTo < segments.length && segments[upTo]!.baseOffset < endOffset) upTo++;
   const stats = emptyCleanerStats();
-  const filter: BatchFilter = {
-    offsetMap,
-    nowMs: p.nowMs,
-    deleteRetentionMs: p.deleteRetentionMs,
-    lastDataOffsets: p.lastDataOffsets,
-    upperBoundOffsetOfCleaningRound: firstUncleanableOffset,
-  };
   const groups = groupSegmentsBySize(segments.slice(0, upTo), p.segmentBytes, p.maxIndexBytes, firstUncleanableOffset).map(([from, to]) => {
+    // Each rewritten group walks the aborted transactions overlapping it. [Cleaner.java `cleanSegments` (collectAbortedTransactions)]
+    const start = segments[from]!.baseOffset;
+    const end = to < segments.length ? segments[to]!.baseOffset : Number.POSITIVE_INFINITY;
+    const filter: BatchFilter = {
+      offsetMap,
+      nowMs: p.nowMs,
+      deleteRetentionMs: p.deleteRetentionMs,
+      lastDataOffsets: p.lastDataOffsets,
+      upperBoundOffsetOfCleaningRound: firstUncleanableOffset,
+      txn: new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= start && t.firstOffset < end)),
+    };
     const batches: RecordBatch[] = [];
     for (let i = from; i < to; i++) {
       for (const b of segments[i]!.batches) {

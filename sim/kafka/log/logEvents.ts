@@ -1,4 +1,4 @@
-import { bool, defineKinds, list, nullable, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
+import { bool, defineKinds, list, nullable, num, oneOf, optional, str, type KindsOf } from '../../core/traceSchema';
 import { RECOVERY_STOPS } from './logRecovery';
 import { RETENTION_REASONS } from './retention';
 import { ROLL_REASONS } from './segmentRoll';
@@ -44,6 +44,8 @@ export const LOG_KINDS = defineKinds({
     recordsBefore: num,
     recordsRemoved: num,
     tombstonesRemoved: num,
+    /** Transaction markers removed (only when there were some). */
+    markersRemoved: optional(num),
     durationMs: num,
   },
   /** Records removed from the end of the log (a follower diverged, or a full restart at an offset). */

@@ -3,6 +3,7 @@ import { cleanableOffsets, evaluateLog, filthiest, isCleanable, logToClean, maxC
 import { buildOffsetMap, cleanBatch, emptyCleanerStats, groupSegmentsBySize, type BatchFilter, type CleanerSegment } from '../../../sim/kafka/log/logCleaning';
 import { assignOffsets, type RecordBatch } from '../../../sim/kafka/records';
 import { kv } from './logTestKit';
+import { CleanedTransactionMetadata } from '../../../sim/kafka/log/cleanedTransactionMetadata';
 
 /** A batch at `base` with these (key, value) records. */
 function at(base: number, pairs: [string | null, string | null][], producer = {}): RecordBatch {
@@ -21,7 +22,7 @@ function cseg(baseOffset: number, batches: RecordBatch[], size?: number): Cleane
 }
 
 function filter(map: Map<string, number>, latestOffset: number, over: Partial<BatchFilter> = {}): BatchFilter {
-  return { offsetMap: { map, latestOffset }, nowMs: 1000, deleteRetentionMs: 500, lastDataOffsets: new Map(), upperBoundOffsetOfCleaningRound: 1_000_000, ...over };
+  return { offsetMap: { map, latestOffset }, nowMs: 1000, deleteRetentionMs: 500, lastDataOffsets: new Map(), upperBoundOffsetOfCleaningRound: 1_000_000, txn: new CleanedTransactionMetadata([]), ...over };
 }
 
 describe('the offset map', () => {

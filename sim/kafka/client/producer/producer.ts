@@ -1,4 +1,5 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
+import type { TransactionVersion } from '../../coordinator/transaction/transactionMetadata';
 import type { Random } from '../../../core/random';
 import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
@@ -44,6 +45,8 @@ export interface ProducerOptions {
    * and quietly adjusts defaults; without this set every setting counts as a default.
    */
   readonly explicitConfig?: ReadonlySet<string>;
+  /** The cluster's finalized transaction.version, as ApiVersions tells the client (default 2). */
+  readonly transactionVersion?: TransactionVersion;
 }
 
 /** A send() waiting for metadata or buffer memory (the application thread blocks, up to max.block.ms). */
@@ -157,6 +160,7 @@ export class Producer extends Process {
             },
             w0?.transactionSize ?? 100,
             w0?.abortProbability ?? 0,
+            opts.transactionVersion ?? 2,
           )
         : null;
   }

@@ -114,12 +114,12 @@ export class TransactionalProducer {
   private onEnded: ((committed: boolean) => void) | null = null;
   private groupCoordinator = -1;
   private readonly transactionalId: string;
-  private readonly transactionVersion: 0 | 1 | 2 = 2;
-
   constructor(
     private readonly host: TransactionalHost,
     private readonly transactionSize: number,
     private readonly abortProbability: number,
+    /** The finalized transaction.version the client uses: 2 bumps the epoch at every EndTxn (KIP-890 part 2). [src: TransactionManager `isTransactionV2Enabled`] */
+    private readonly transactionVersion: 0 | 1 | 2 = 2,
   ) {
     this.transactionalId = host.config['transactional.id']!;
     host.txn.isTransactional = true;
