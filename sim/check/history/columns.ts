@@ -113,3 +113,23 @@ export class BitSet {
     });
   }
 }
+
+/** Numbers appended one by one (latencies, times), in one Float64Array that doubles when full. */
+export class NumberList {
+  private data = new Float64Array(1024);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = x;
+  }
+
+  /** The numbers so far (a view: it changes with the list, and sorting it sorts the list). */
+  view(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
+}

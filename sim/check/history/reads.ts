@@ -104,6 +104,7 @@ export class Reads {
   seenCount = 0;
   /** Called for every record of every poll, after the history has recorded it. */
   private readonly listeners: ((e: TraceEventOf<'consumer.poll'>, tp: number, offset: number, v: number) => void)[] = [];
+  private readonly firstReadWatchers: ((v: number) => void)[] = [];
 
   constructor(
     /** The values' flags, shared with the sends. */
@@ -117,6 +118,11 @@ export class Reads {
   /** Also hands each polled record (its partition, offset and value id, or TOMBSTONE) to `f`. */
   onRecord(f: (e: TraceEventOf<'consumer.poll'>, tp: number, offset: number, v: number) => void): void {
     this.listeners.push(f);
+  }
+
+  /** Also hands each value to `f` when it is first read (after its first read is recorded). */
+  onFirstRead(f: (v: number) => void): void {
+    this.firstReadWatchers.push(f);
   }
 
   readonly handlers: Handlers = {
@@ -156,6 +162,7 @@ export class Reads {
         this.firstBy.set(v, NO_NODE);
         this.firstBySide.set(v, by);
       }
+      for (const f of this.firstReadWatchers) f(v);
       return;
     }
     const list = this.places.get(v);

@@ -58,6 +58,19 @@ export class Sends {
   readonly batchesOf = new Map<string, { batches: number; records: number }>();
   /** Called when a value's partition changes (it was sent before one was chosen, or re-sent elsewhere). */
   private readonly tpWatchers: ((v: number, before: number) => void)[] = [];
+  /** Called once a value's send.ok or send.fail is recorded. */
+  private readonly completeWatchers: ((v: number) => void)[] = [];
+  /**
+   * Whether a value's send record changed after it was complete: sent again, answered twice, moved from one
+   * partition to another. A simulator's producer never does this (only hand-written traces can), so checks may
+   * fold each value once, when its send completes, and fall back to a pass over every send when this is set.
+   */
+  irregular = false;
+  /** Whether some producer's values stopped coming in ascending ids (its sends in id order are its send order until then). */
+  producerIdsUnordered = false;
+  private readonly lastIdOfProducer: number[] = [];
+  /** Every value before this position in send order is complete (or never sent): where open ones are looked for. */
+  private openFrom = 0;
 
   constructor(
     /** The values' flags, shared with the reads. */
@@ -80,7 +93,7 @@ export class Sends {
       if (was === Status.None) {
         this.count++;
         this.ordered(v);
-      }
+      } else this.irregular = true;
       if (was !== Status.None) this.byStatus[was]!--;
       this.byStatus[Status.Unknown]!++;
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown);
@@ -89,7 +102,10 @@ export class Sends {
       this.invoked.set(v, e.t);
       this.acked.set(v, -1);
       this.offsets.set(v, -1);
-      this.setProducer(v, this.nodes.id(e.node));
+      const producer = this.nodes.id(e.node);
+      this.setProducer(v, producer);
+      if (v <= (this.lastIdOfProducer[producer] ?? -1)) this.producerIdsUnordered = true;
+      this.lastIdOfProducer[producer] = v;
       this.brokers.set(v, NO_BROKER);
       this.errorOf.delete(v);
     },
@@ -102,6 +118,7 @@ export class Sends {
         const v = this.values.idIn(numbers, i, values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
+        if ((f & STATUS) !== Status.Unknown) this.irregular = true;
         this.byStatus[f & STATUS]!--;
         this.byStatus[Status.Ok]!++;
         this.flags.set(v, (f & ~(STATUS | ACKS)) | Status.Ok | (acks << ACKS_SHIFT));
@@ -114,6 +131,7 @@ export class Sends {
           this.brokers.set(v, NO_BROKER);
           this.brokerSide.set(v, e.broker);
         }
+        this.completed(v);
       }
       const b = this.batchesOf.get(e.node);
       if (b) {
@@ -127,12 +145,14 @@ export class Sends {
         const v = this.values.idIn(numbers, i, e.values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
+        if ((f & STATUS) !== Status.Unknown) this.irregular = true;
         this.byStatus[f & STATUS]!--;
         this.byStatus[Status.Fail]!++;
         this.flags.set(v, (f & ~(STATUS | DEFINITE)) | Status.Fail | (e.definite ? DEFINITE : 0));
         this.errorOf.set(v, e.error);
         this.acked.set(v, e.t);
         if (e.partition >= 0) this.setTp(v, this.tpIds.id(e.topic, e.partition));
+        this.completed(v);
       }
     },
   };
@@ -145,13 +165,43 @@ export class Sends {
       }
       // From here on the ids are no longer in invoke order: keep the order explicitly.
       this.order = new IntColumn();
+      this.openFrom = 0;
       for (let id = 0; id <= this.lastInvoked; id++) if (this.status(id) !== Status.None) this.order.set(this.orderLength++, id);
     }
     this.order.set(this.orderLength++, v);
   }
 
+  /** Also hands every value to `f` once its send completes (send.ok or send.fail recorded). */
+  onComplete(f: (v: number) => void): void {
+    this.completeWatchers.push(f);
+  }
+
+  private completed(v: number): void {
+    const watchers = this.completeWatchers;
+    for (let i = 0; i < watchers.length; i++) watchers[i]!(v);
+    this.advanceOpen();
+  }
+
+  /** Moves `openFrom` past the values answered (each value is passed once over a run). */
+  private advanceOpen(): number {
+    const end = this.order !== null ? this.orderLength : this.lastInvoked + 1;
+    while (this.openFrom < end && this.status(this.order !== null ? this.order.get(this.openFrom) : this.openFrom) !== Status.Unknown) this.openFrom++;
+    return end;
+  }
+
+  /**
+   * Every value still without an answer, in send order: a look at the sends from the oldest open one on (what is
+   * in flight at the end, unless an early send never got an answer).
+   */
+  forEachOpen(f: (v: number) => void): void {
+    const at = (i: number) => (this.order !== null ? this.order.get(i) : i);
+    const end = this.advanceOpen();
+    for (let i = this.openFrom; i < end; i++) if (this.status(at(i)) === Status.Unknown) f(at(i));
+  }
+
   private setTp(v: number, tp: number): void {
     const before = this.tps.get(v) === 0 ? -1 : this.tp(v);
+    if (before !== tp && before !== -1 && this.tpIds.partition(before) >= 0) this.irregular = true;
     if (before !== tp && before !== -1) for (const f of this.tpWatchers) f(v, before);
     if (tp < 0xffff) this.tps.set(v, tp + 1);
     else {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCheckers } from '../../../sim/check/checkers';
+import { Checkers, runCheckers } from '../../../sim/check/checkers';
 import { numberAt, numberOf, numbersOf, prefixAt } from '../../../sim/core/numberedText';
 import type { TraceEvent } from '../../../sim/core/trace';
 import { librarySpecs } from '../../../sim/cli/library';
@@ -55,4 +55,22 @@ describe('checkers folding the trace as the run emits it', () => {
     expect(story.some((line) => /appended it at offset \d+/.test(line))).toBe(true);
     expect(story.some((line) => /elected broker \d+ leader/.test(line))).toBe(true);
   });
+});
+
+describe('figures folded as sends are answered', () => {
+  // Reordered sends (nonmonotonic-send), a key that moved partitions, long unavailability with sends open at the end.
+  for (const id of ['retries-without-idempotence-reorder', 'partition-count-change-breaks-key-order', 'acks-all-min-isr-2-two-down-rejects']) {
+    it(`${id}: the same report as from the final history`, { timeout: 60_000 }, () => {
+      const run = runScenario(scenario(id));
+      const folded = new Checkers();
+      const fromFinal = new Checkers({ fromFinalHistory: true });
+      for (const e of run.trace) {
+        folded.event(e);
+        fromFinal.event(e);
+      }
+      const report = folded.report();
+      expect(report).toEqual(fromFinal.report());
+      expect(report).toEqual(run.checks);
+    });
+  }
 });
