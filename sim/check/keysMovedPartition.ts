@@ -25,11 +25,11 @@ export const keysMovedPartition: CheckDefinition = {
     let lastWhere = -1;
     let last: IntColumn | undefined;
     let moved = false;
-    s.onComplete((v) => {
-      const key = s.key(v);
-      if (moved || key < 0 || s.status(v) !== Status.Ok) return;
-      const tp = s.tp(v);
-      const where = s.producer(v) * 0x100000 + h.tps.topic(tp);
+    s.onComplete((a) => {
+      const key = a.key;
+      if (moved || key < 0 || a.status !== Status.Ok) return;
+      const tp = a.tp;
+      const where = a.producer * 0x100000 + h.tps.topic(tp);
       if (where !== lastWhere || last === undefined) {
         last = partitionOfKey.get(where);
         if (last === undefined) partitionOfKey.set(where, (last = new IntColumn(NONE)));

@@ -19,8 +19,8 @@ export const latency: CheckDefinition = {
     const acked = new NumberList();
     const readAfter = new NumberList();
     let readBeforeSent = false;
-    s.onComplete((v) => {
-      if (s.status(v) === Status.Ok && s.acks(v) !== '0') acked.push(s.doneUs(v) - s.invokeUs(v));
+    s.onComplete((a) => {
+      if (a.status === Status.Ok && !a.acks0) acked.push(a.doneUs - a.invokeUs);
     });
     h.reads.onFirstRead((v) => {
       if (s.status(v) === Status.None) readBeforeSent = true;

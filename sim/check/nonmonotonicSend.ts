@@ -23,10 +23,11 @@ export const nonmonotonicSend: CheckDefinition = {
     let lastWhere = -1;
     let at = -1;
     let unsure = false;
-    s.onComplete((v) => {
-      const o = s.offset(v);
-      if (unsure || o < 0 || s.key(v) < 0 || s.status(v) !== Status.Ok) return;
-      const where = s.producer(v) * 0x100000 + s.tp(v);
+    s.onComplete((a) => {
+      const o = a.offset;
+      const v = a.v;
+      if (unsure || o < 0 || a.key < 0 || a.status !== Status.Ok) return;
+      const where = a.producer * 0x100000 + a.tp;
       if (where !== lastWhere) {
         let i = indexOf.get(where);
         if (i === undefined) {

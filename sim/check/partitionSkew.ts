@@ -19,9 +19,9 @@ export const partitionSkew: CheckDefinition = {
     const flush = () => {
       if (lastTp >= 0) acked.set(lastTp, lastCount);
     };
-    s.onComplete((v) => {
-      if (s.status(v) !== Status.Ok) return;
-      const tp = s.tp(v);
+    s.onComplete((a) => {
+      if (a.status !== Status.Ok) return;
+      const tp = a.tp;
       if (tp !== lastTp) {
         flush();
         lastTp = tp;

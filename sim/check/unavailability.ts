@@ -3,9 +3,10 @@
  * records were outstanding and no acknowledgement arrived (healthy partitions answer within milliseconds). The
  * longest such stretch, and all stretches over a second added up, until the quiet period (or the end).
  *
- * Each send adds two points to its stream when it is answered (its invocation and its answer), so the report
- * only adds the sends still open, sorts and sweeps. A trace whose sends change after their answer, or a longest
- * stretch that two streams share (the first stream in send order names it), is judged from the final history.
+ * Each answered send adds its invocation and its answer to its stream's lists as it is answered (answers come
+ * in time order; invocations nearly so), so the report only adds the sends still open and sweeps the two lists
+ * merged. A trace whose sends change after their answer, or a longest stretch that two streams share (the first
+ * stream in send order names it), is judged from the final history.
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { NumberList } from './history/columns';
@@ -13,10 +14,26 @@ import type { History } from './history/history';
 import { Status } from './history/sends';
 import { result } from './report';
 
-/** The points of one (producer, partition): an invocation at t is 2t+1, an answer 2t, so at one instant answers sort first. */
-interface Stream {
-  readonly key: number;
-  readonly points: NumberList;
+/** The sends of one (producer, partition): when each was invoked, and when each was answered. */
+class Stream {
+  readonly invoked = new NumberList();
+  readonly answered = new NumberList();
+  /** Whether `invoked` is in time order (`answered` always is: answers are folded in trace order). */
+  invokedInOrder = true;
+
+  constructor(readonly key: number) {}
+
+  invoke(t: number): void {
+    if (this.invoked.length > 0 && t < this.invoked.last()) this.invokedInOrder = false;
+    this.invoked.push(t);
+  }
+
+  /** Both lists in time order. */
+  sorted(): { invoked: Float64Array; answered: Float64Array } {
+    const invoked = this.invoked.view();
+    if (!this.invokedInOrder) invoked.sort();
+    return { invoked, answered: this.answered.view() };
+  }
 }
 
 interface Stretch {
@@ -25,46 +42,32 @@ interface Stretch {
   readonly end: number;
 }
 
+interface Found {
+  readonly longest: Stretch | undefined;
+  readonly total: number;
+  readonly keys: readonly number[];
+}
+
 export const unavailability: CheckDefinition = {
   id: 'unavailability',
   source: FIGURE,
   make: (h) => {
     const s = h.sends;
-    const streams: Stream[] = [];
-    const streamOf = new Map<number, number>();
-    let lastKey = -1;
-    let last: Stream | undefined;
-    const streamFor = (v: number): Stream | undefined => {
-      const tp = s.tp(v);
-      if (h.tps.partition(tp) < 0) return undefined;
-      const key = s.producer(v) * 0x100000 + tp;
-      if (key === lastKey) return last;
-      let i = streamOf.get(key);
-      if (i === undefined) {
-        i = streams.length;
-        streamOf.set(key, i);
-        streams.push({ key, points: new NumberList() });
-      }
-      lastKey = key;
-      return (last = streams[i]!);
-    };
-    s.onComplete((v) => {
-      const stream = streamFor(v);
+    const streams = new Streams(h);
+    s.onComplete((a) => {
+      const stream = streams.of(a.producer, a.tp);
       if (stream === undefined) return;
-      stream.points.push(s.invokeUs(v) * 2 + 1);
-      stream.points.push(s.doneUs(v) * 2);
+      stream.invoke(a.invokeUs);
+      stream.answered.push(a.doneUs);
     });
     return {
       report: (out) => {
         const end = h.quietUs >= 0 ? h.quietUs : h.endUs;
-        let found: { longest: Stretch | undefined; total: number; keys: readonly number[] } | undefined;
+        let found: Found | undefined;
         if (!s.irregular) {
-          s.forEachOpen((v) => streamFor(v)?.points.push(s.invokeUs(v) * 2 + 1));
-          const swept = sweep(
-            streams.map((x) => x.points.view()),
-            end,
-          );
-          if (!swept.tied) found = { ...swept, keys: streams.map((x) => x.key) };
+          s.forEachOpen((v) => streams.of(s.producer(v), s.tp(v))?.invoke(s.invokeUs(v)));
+          const swept = sweep(streams.list, end);
+          if (!swept.tied) found = { ...swept, keys: streams.list.map((x) => x.key) };
         }
         found ??= fromHistory(h, end);
         const lw = found.longest;
@@ -84,16 +87,41 @@ export const unavailability: CheckDefinition = {
   },
 };
 
+/** Streams by (producer, partition), in the order they are first asked for; none for a send with no partition. */
+class Streams {
+  readonly list: Stream[] = [];
+  private readonly byKey = new Map<number, Stream>();
+  private lastKey = -1;
+  private last: Stream | undefined;
+
+  constructor(private readonly h: History) {}
+
+  of(producer: number, tp: number): Stream | undefined {
+    if (this.h.tps.partition(tp) < 0) return undefined;
+    const key = producer * 0x100000 + tp;
+    if (key === this.lastKey) return this.last;
+    let stream = this.byKey.get(key);
+    if (stream === undefined) {
+      stream = new Stream(key);
+      this.byKey.set(key, stream);
+      this.list.push(stream);
+    }
+    this.lastKey = key;
+    return (this.last = stream);
+  }
+}
+
 /**
- * Sweeps each stream's points in time order: the longest stretch (the first of the longest in stream order, and
- * whether another stream has one as long), and the sum of stretches over a second.
+ * Sweeps each stream's invocations and answers in time order (at one instant, answers first): the longest
+ * stretch (the first of the longest in stream order, and whether another stream has one as long), and the sum
+ * of the stretches over a second.
  */
-function sweep(streams: readonly Float64Array[], end: number): { longest: Stretch | undefined; total: number; tied: boolean } {
+function sweep(streams: readonly Stream[], end: number): { longest: Stretch | undefined; total: number; tied: boolean } {
   let longest: Stretch | undefined;
   let tied = false;
   let total = 0;
-  streams.forEach((list, stream) => {
-    list.sort();
+  streams.forEach((x, stream) => {
+    const { invoked, answered } = x.sorted();
     let pending = 0;
     let since = 0;
     const close = (t: number) => {
@@ -106,15 +134,18 @@ function sweep(streams: readonly Float64Array[], end: number): { longest: Stretc
       }
       if (gap > 1_000_000) total += gap;
     };
-    for (const x of list) {
-      const t = Math.floor(x / 2);
-      if (x % 2 === 1) {
-        if (pending === 0) since = t;
-        pending++;
-      } else {
+    let i = 0;
+    let j = 0;
+    while (i < invoked.length || j < answered.length) {
+      if (j < answered.length && (i >= invoked.length || answered[j]! <= invoked[i]!)) {
+        const t = answered[j++]!;
         if (pending > 0) close(t);
         pending = Math.max(0, pending - 1);
         since = t;
+      } else {
+        const t = invoked[i++]!;
+        if (pending === 0) since = t;
+        pending++;
       }
     }
     if (pending > 0) close(end);
@@ -123,28 +154,19 @@ function sweep(streams: readonly Float64Array[], end: number): { longest: Stretc
 }
 
 /** The streams from the final history, in the order their first send was made: one pass over every send. */
-function fromHistory(h: History, end: number): { longest: Stretch | undefined; total: number; keys: readonly number[] } {
+function fromHistory(h: History, end: number): Found {
   const s = h.sends;
-  const streamOf = new Map<number, number>();
-  const lists: NumberList[] = [];
-  const keys: number[] = [];
+  const streams = new Streams(h);
   s.forEach((v) => {
-    const tp = s.tp(v);
-    if (h.tps.partition(tp) < 0) return;
-    const key = s.producer(v) * 0x100000 + tp;
-    let i = streamOf.get(key);
-    if (i === undefined) {
-      i = lists.length;
-      streamOf.set(key, i);
-      lists.push(new NumberList());
-      keys.push(key);
-    }
-    lists[i]!.push(s.invokeUs(v) * 2 + 1);
-    if (s.status(v) !== Status.Unknown) lists[i]!.push(s.doneUs(v) * 2);
+    const stream = streams.of(s.producer(v), s.tp(v));
+    if (stream === undefined) return;
+    stream.invoke(s.invokeUs(v));
+    if (s.status(v) !== Status.Unknown) stream.answered.push(s.doneUs(v));
   });
-  const { longest, total } = sweep(
-    lists.map((l) => l.view()),
-    end,
-  );
-  return { longest, total, keys };
+  for (const x of streams.list) {
+    const answered = x.answered.view();
+    answered.sort();
+  }
+  const { longest, total } = sweep(streams.list, end);
+  return { longest, total, keys: streams.list.map((x) => x.key) };
 }

@@ -128,6 +128,11 @@ export class NumberList {
     this.data[this.length++] = x;
   }
 
+  /** The last number pushed (call only when not empty). */
+  last(): number {
+    return this.data[this.length - 1]!;
+  }
+
   /** The numbers so far (a view: it changes with the list, and sorting it sorts the list). */
   view(): Float64Array {
     return this.data.subarray(0, this.length);

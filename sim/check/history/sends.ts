@@ -28,6 +28,25 @@ const ACKS_NAMES = ['', '0', '1', 'all'];
 const NO_BROKER = 0xff;
 
 /**
+ * A send's answer as the completion watchers see it: one object refilled for each value (read it, keep none of
+ * it), so each watcher reads fields instead of looking the value up again in every column.
+ */
+export class Answer {
+  v = -1;
+  status: Status = Status.None;
+  tp = -1;
+  producer = -1;
+  /** Its key's id, -1 for no key. */
+  key = -1;
+  /** The offset the producer was told, -1 if none. */
+  offset = -1;
+  invokeUs = -1;
+  doneUs = -1;
+  /** Sent with acks=0 (acknowledged at once, without a broker's answer). */
+  acks0 = false;
+}
+
+/**
  * The invocation and completion halves of every send (send.invoke, send.ok, send.fail), one column per fact,
  * keyed by value id. A value is sent once; a second send.invoke of the same value starts its record over
  * (a simulator's producer numbers its values, so this only happens in hand-written traces).
@@ -59,7 +78,8 @@ export class Sends {
   /** Called when a value's partition changes (it was sent before one was chosen, or re-sent elsewhere). */
   private readonly tpWatchers: ((v: number, before: number) => void)[] = [];
   /** Called once a value's send.ok or send.fail is recorded. */
-  private readonly completeWatchers: ((v: number) => void)[] = [];
+  private readonly completeWatchers: ((a: Answer) => void)[] = [];
+  private readonly answer = new Answer();
   /**
    * Whether a value's send record changed after it was complete: sent again, answered twice, moved from one
    * partition to another. A simulator's producer never does this (only hand-written traces can), so checks may
@@ -131,7 +151,7 @@ export class Sends {
           this.brokers.set(v, NO_BROKER);
           this.brokerSide.set(v, e.broker);
         }
-        this.completed(v);
+        if (this.completeWatchers.length > 0) this.completed(v, Status.Ok, tp, this.offsets.get(v), e.t, acks === ACKS_CODES['0']);
       }
       const b = this.batchesOf.get(e.node);
       if (b) {
@@ -152,7 +172,7 @@ export class Sends {
         this.errorOf.set(v, e.error);
         this.acked.set(v, e.t);
         if (e.partition >= 0) this.setTp(v, this.tpIds.id(e.topic, e.partition));
-        this.completed(v);
+        if (this.completeWatchers.length > 0) this.completed(v, Status.Fail, this.tp(v), this.offsets.get(v), e.t, this.acks(v) === '0');
       }
     },
   };
@@ -171,14 +191,24 @@ export class Sends {
     this.order.set(this.orderLength++, v);
   }
 
-  /** Also hands every value to `f` once its send completes (send.ok or send.fail recorded). */
-  onComplete(f: (v: number) => void): void {
+  /** Also hands every value's answer to `f` once its send completes (send.ok or send.fail recorded). */
+  onComplete(f: (a: Answer) => void): void {
     this.completeWatchers.push(f);
   }
 
-  private completed(v: number): void {
+  private completed(v: number, status: Status, tp: number, offset: number, doneUs: number, acks0: boolean): void {
+    const a = this.answer;
+    a.v = v;
+    a.status = status;
+    a.tp = tp;
+    a.producer = this.producer(v);
+    a.key = this.keys.get(v);
+    a.offset = offset;
+    a.invokeUs = this.invoked.get(v);
+    a.doneUs = doneUs;
+    a.acks0 = acks0;
     const watchers = this.completeWatchers;
-    for (let i = 0; i < watchers.length; i++) watchers[i]!(v);
+    for (let i = 0; i < watchers.length; i++) watchers[i]!(a);
     this.advanceOpen();
   }
 
