@@ -1,3 +1,4 @@
+import type { TraceNumbers } from '../core/numberedText';
 import { dispatcher, type Handlers, type TraceEvent, type TraceSink } from '../core/trace';
 import type { Check, ReportOut } from './check';
 import { History } from './history/history';
@@ -39,9 +40,10 @@ export class Checkers implements TraceSink {
     if (options.fromFinalHistory === true) this.h.sends.irregular = true;
   }
 
-  event(e: TraceEvent): void {
+  event(e: TraceEvent, _line?: string, numbers?: TraceNumbers): void {
     if (this.reported) return;
     this.h.lastEventUs = e.t;
+    this.h.numbers.value = numbers;
     this.dispatch(e);
   }
 

@@ -1,9 +1,9 @@
 import type { Handlers, TraceEventOf } from '../../core/trace';
-import { numbersOf } from '../../core/numberedText';
+import { numbersOfLists } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { LeaderAppends } from './appends';
 import type { Names, TopicPartitions } from './ids';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 // Bits of a value's flags (history.ts; the sends use the low five).
 const SEEN = 1 << 5;
@@ -110,6 +110,7 @@ export class Reads {
     /** The values' flags, shared with the sends. */
     private readonly flags: SmallColumn,
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tps: TopicPartitions,
     private readonly nodes: Names,
     private readonly appends: LeaderAppends,
@@ -128,14 +129,15 @@ export class Reads {
   readonly handlers: Handlers = {
     'consumer.poll': (e) => {
       const by = this.nodes.id(e.node);
-      for (const r of e.records) {
+      for (let k = 0; k < e.records.length; k++) {
+        const r = e.records[k]!;
         const tp = this.tps.id(r.topic, r.partition);
         this.consumedTopics.add(this.tps.topic(tp));
         let table = this.byPartition.get(tp);
         if (!table) this.byPartition.set(tp, (table = new OffsetReads()));
         const offsets = r.offsets;
         const values = r.values;
-        const numbers = numbersOf(values);
+        const numbers = numbersOfLists(this.numbers.value, k);
         this.recordsRead += offsets.length;
         for (let i = 0; i < offsets.length; i++) {
           const o = offsets[i]!;

@@ -1,8 +1,8 @@
 import type { Handlers } from '../../core/trace';
-import { numberOf, numbersOf } from '../../core/numberedText';
+import { numberOfText, numbersOfList } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { Names, TopicPartitions } from './ids';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 /** A send's outcome, as the producer application learns it. */
 export const Status = {
@@ -96,6 +96,7 @@ export class Sends {
     /** The values' flags, shared with the reads. */
     private readonly flags: SmallColumn,
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tpIds: TopicPartitions,
     private readonly nodes: Names,
     private readonly keyNames: ValueIds,
@@ -107,7 +108,7 @@ export class Sends {
 
   readonly handlers: Handlers = {
     'send.invoke': (e) => {
-      const num = numberOf(e);
+      const num = numberOfText(this.numbers.value);
       const v = num !== undefined ? this.values.idOf(num.prefix, num.n) : this.values.id(e.value);
       const was = this.status(v);
       if (was === Status.None) {
@@ -133,7 +134,7 @@ export class Sends {
       const values = e.values;
       const tp = this.tpIds.id(e.topic, e.partition);
       const acks = ACKS_CODES[e.acks] ?? 0;
-      const numbers = numbersOf(values);
+      const numbers = numbersOfList(this.numbers.value);
       for (let i = 0; i < values.length; i++) {
         const v = this.values.idIn(numbers, i, values[i]!);
         const f = this.flags.get(v);
@@ -160,7 +161,7 @@ export class Sends {
       } else this.batchesOf.set(e.node, { batches: 1, records: values.length });
     },
     'send.fail': (e) => {
-      const numbers = numbersOf(e.values);
+      const numbers = numbersOfList(this.numbers.value);
       for (let i = 0; i < e.values.length; i++) {
         const v = this.values.idIn(numbers, i, e.values[i]!);
         const f = this.flags.get(v);

@@ -447,7 +447,7 @@ export class Sender {
       values: b.values(),
       broker: node,
       acks: this.o.config.acks,
-    });
+    }, b.valueNumbers());
     this.o.hooks.progress();
   }
 
@@ -464,7 +464,7 @@ export class Sender {
       error,
       values: b.values(),
       definite: !b.mayHaveBeenAppended,
-    });
+    }, b.valueNumbers());
     this.o.hooks.progress();
   }
 
