@@ -35,7 +35,7 @@ export const latency: CheckDefinition = {
   },
 };
 
-function figures(ack: Float64Array, e2e: Float64Array): Record<string, CheckResult> {
+function figures(ack: Float64Array | Int32Array, e2e: Float64Array | Int32Array): Record<string, CheckResult> {
   return {
     'latency.p50-ms': result(ms2(percentile(ack, 50))),
     'latency.p99-ms': result(ms2(percentile(ack, 99))),
@@ -44,7 +44,7 @@ function figures(ack: Float64Array, e2e: Float64Array): Record<string, CheckResu
 }
 
 /** The latencies from the final history: one pass over every send. */
-function fromHistory(h: History): [Float64Array, Float64Array] {
+function fromHistory(h: History): [Float64Array | Int32Array, Float64Array | Int32Array] {
   const s = h.sends;
   const acked = new NumberList();
   const readAfter = new NumberList();

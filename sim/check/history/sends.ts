@@ -220,6 +220,12 @@ export class Sends {
     return end;
   }
 
+  /** When the oldest send still without an answer was made (the earliest such), or `otherwise` when none is open. */
+  oldestOpenUs(otherwise: number): number {
+    const end = this.advanceOpen();
+    return this.openFrom < end ? this.invoked.get(this.order !== null ? this.order.get(this.openFrom) : this.openFrom) : otherwise;
+  }
+
   /**
    * Every value still without an answer, in send order: a look at the sends from the oldest open one on (what is
    * in flight at the end, unless an early send never got an answer).
