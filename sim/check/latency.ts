@@ -7,7 +7,7 @@
  */
 import { FIGURE, type CheckDefinition } from './check';
 import type { History } from './history/history';
-import { NumberList } from './history/columns';
+import { IntColumn, NumberList } from './history/columns';
 import { Status } from './history/sends';
 import { ms2, percentile, result, type CheckResult } from './report';
 
@@ -16,8 +16,9 @@ export const latency: CheckDefinition = {
   source: FIGURE,
   make: (h) => {
     const s = h.sends;
-    const acked = new NumberList();
-    const readAfter = new NumberList();
+    // Chunked columns rather than one doubling array: a run's latencies cost 4 bytes each, with no slack.
+    const acked = new Latencies();
+    const readAfter = new Latencies();
     let readBeforeSent = false;
     s.onComplete((a) => {
       if (a.status === Status.Ok && !a.acks0) acked.push(a.doneUs - a.invokeUs);
@@ -28,7 +29,7 @@ export const latency: CheckDefinition = {
     });
     return {
       report: (out) => {
-        const [ack, e2e] = s.irregular || readBeforeSent ? fromHistory(h) : [acked.view(), readAfter.view()];
+        const [ack, e2e] = s.irregular || readBeforeSent ? fromHistory(h) : [acked.toArray(), readAfter.toArray()];
         Object.assign(out, figures(ack, e2e));
       },
     };
@@ -53,4 +54,20 @@ function fromHistory(h: History): [Float64Array | Int32Array, Float64Array | Int
     if (h.reads.seen(v)) readAfter.push(h.reads.firstReadUs(v) - s.invokeUs(v));
   });
   return [acked.view(), readAfter.view()];
+}
+
+/** Latencies in microseconds, in the order taken. */
+class Latencies {
+  private readonly column = new IntColumn(0);
+  private length = 0;
+
+  push(us: number): void {
+    this.column.set(this.length++, us);
+  }
+
+  toArray(): Float64Array {
+    const out = new Float64Array(this.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.column.get(i);
+    return out;
+  }
 }
