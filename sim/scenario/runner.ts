@@ -1,7 +1,7 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
-import { NumberedListBuilder } from '../core/numberedText';
+import { NumberedListBuilder, type NumberedTexts } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
@@ -360,7 +360,7 @@ function beginQuiet(world: World): void {
 }
 
 /** The records of `log` in [from, upTo), in offset order. */
-function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[] } {
+function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[]; numbers: NumberedTexts | undefined } {
   const offsets: number[] = [];
   const keys: (string | null)[] = [];
   const values: (string | null)[] = [];
@@ -386,7 +386,7 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values: numbers.attach(values) };
+  return { offsets, keys, values, numbers: numbers.finish() };
 }
 
 /** At most this many differing offsets are recorded per replica. */
@@ -413,7 +413,7 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
           if (cand && (!source || cand.log.logEndOffset > source.log.logEndOffset)) source = cand;
         }
       }
-      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [] };
+      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [], numbers: undefined };
       let hw = -1;
       let leo = -1;
       let start = -1;
@@ -458,7 +458,7 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
         keys: records.keys,
         values: records.values,
         diverged,
-      });
+      }, records.numbers);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
 import { ms, type Micros } from '../../../core/time';
-import { NumberedListBuilder } from '../../../core/numberedText';
+import { NumberedListBuilder, type NumberedTexts } from '../../../core/numberedText';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
@@ -303,27 +303,29 @@ export class Consumer extends Process {
     this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
-    let numbers: NumberedListBuilder | undefined;
+    // The numbers of each partition's values, handed to the trace's readers beside the event.
+    const numbers: (NumberedTexts | undefined)[] = [];
+    let builder: NumberedListBuilder | undefined;
     for (const r of records) {
       if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
-        if (cur) numbers!.attach(cur.values);
+        if (builder) numbers.push(builder.finish());
         cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
-        numbers = new NumberedListBuilder();
+        builder = new NumberedListBuilder();
         parts.push(cur);
       }
       cur.offsets.push(r.offset);
       cur.keys.push(r.key);
       cur.values.push(r.value);
-      numbers!.add(r.countedPrefix, r.valueId);
+      builder!.add(r.countedPrefix, r.valueId);
     }
-    if (cur) numbers!.attach(cur.values);
+    if (builder) numbers.push(builder.finish());
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',
       generation: this.coordinator?.generationId ?? -1,
       count: records.length,
       records: parts,
-    });
+    }, numbers);
   }
 
   // ---- what the parts call back ----
