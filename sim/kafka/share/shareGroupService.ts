@@ -22,7 +22,10 @@ export class ShareGroupService implements BrokerExtension {
     store: ShareStateStore,
   ) {
     const groupConfig = (groupId: string): Record<string, string> => Object.fromEntries(broker.image.resourceConfigs('GROUP', groupId) ?? []);
-    const common = {
+    const setTimer = (d: number, fn: () => void): number => broker.setTimer(d, fn);
+    const cancelTimer = (id: number): void => broker.cancelTimer(id);
+    // Getters, not copies: the clock moves (an object spread would freeze it at construction).
+    this.coordinator = new ShareGroupCoordinator({
       get nodeId() {
         return broker.id;
       },
@@ -31,18 +34,25 @@ export class ShareGroupService implements BrokerExtension {
       },
       trace: broker.trace,
       config: broker.config,
-      setTimer: (d: number, fn: () => void) => broker.setTimer(d, fn),
-      cancelTimer: (id: number) => broker.cancelTimer(id),
+      setTimer,
+      cancelTimer,
       groupConfig,
-    };
-    this.coordinator = new ShareGroupCoordinator({
-      ...common,
       coordinates: (groupId) => broker.replicas.partition(CONSUMER_OFFSETS_TOPIC, partitionForGroup(groupId, broker.config['offsets.topic.num.partitions']))?.isLeader === true,
       partitionCount: (topic) => broker.image.topicByName(topic)?.partitions.length ?? -1,
     });
     this.partitions = new SharePartitionManager(
       {
-        ...common,
+        get nodeId() {
+          return broker.id;
+        },
+        get now() {
+          return broker.now;
+        },
+        trace: broker.trace,
+        config: broker.config,
+        setTimer,
+        cancelTimer,
+        groupConfig,
         leaderOf: (topic, partition) => {
           const p = broker.replicas.partition(topic, partition);
           return p?.isLeader ? { leaderEpoch: p.leaderEpoch, log: p.log } : null;

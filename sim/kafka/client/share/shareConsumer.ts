@@ -49,7 +49,7 @@ export interface ShareRecord {
   readonly value: string | null;
 }
 
-type Via = 'fetch' | 'commitSync' | 'commitAsync' | 'close';
+type Via = 'fetch' | 'commitSync' | 'commitAsync' | 'close' | 'unassigned';
 
 const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
@@ -235,6 +235,9 @@ export class ShareConsumer extends Process {
 
   private sendFetches(): void {
     if (this.memberEpoch <= 0) return;
+    // Acknowledgements of partitions no longer assigned cannot ride on a fetch: they go in a ShareAcknowledge.
+    const assigned = new Set(this.assignment.flatMap((tp) => tp.partitions.map((p) => tpKey(tp.topic, p))));
+    if ([...this.pending.keys()].some((k) => !assigned.has(k))) this.commit('unassigned', () => {}, false, (k) => !assigned.has(k));
     for (const [node, parts] of this.assignedByLeader()) {
       if (this.fetching.has(node)) continue;
       const keys = new Set(parts.map((p) => tpKey(p.topic, p.partition)));
@@ -255,13 +258,12 @@ export class ShareConsumer extends Process {
         if (!o.ok) {
           this.refreshMetadata();
         } else {
-          const owned = new Set(this.assignment.flatMap((tp) => tp.partitions.map((p) => tpKey(tp.topic, p))));
           for (const p of o.response.partitions) {
             if (p.error !== 'NONE') {
               this.refreshMetadata();
               continue;
             }
-            if (!owned.has(tpKey(p.topic, p.partition))) continue;
+            // Acquired for this member, even if the partition was taken away meanwhile (see setAssignment).
             this.buffer.push(...recordsOf(p));
           }
         }
@@ -273,8 +275,8 @@ export class ShareConsumer extends Process {
   // ---- ShareAcknowledge (commitSync / commitAsync / close) ----
 
   /** Sends every pending acknowledgement in a ShareAcknowledge to each leader; `done` once all answered. */
-  private commit(via: Via, done: () => void, closeSessions = false): void {
-    const acks = this.takeAcks(null, via);
+  private commit(via: Via, done: () => void, closeSessions = false, only: (key: string) => boolean = () => true): void {
+    const acks = this.takeAcks(new Set([...this.pending.keys()].filter(only)), via);
     const byNode = new Map<number, { topic: string; partition: number; acknowledgementBatches: AcknowledgementBatch[] }[]>();
     for (const a of acks.values()) {
       const leader = this.metadata.leaderOf(a.topic, a.partition);
@@ -358,7 +360,8 @@ export class ShareConsumer extends Process {
   private setAssignment(a: readonly TopicPartitions[]): void {
     this.assignment = a;
     const owned = new Set(a.flatMap((tp) => tp.partitions.map((p) => tpKey(tp.topic, p))));
-    this.buffer = this.buffer.filter((r) => owned.has(tpKey(r.topic, r.partition)));
+    // Records already acquired for a partition no longer assigned are still this member's (their locks run):
+    // it processes them and acknowledges them in a ShareAcknowledge, rather than spending a delivery of each.
     this.trace.emit('share.assignment', this.id, { group: this.opts.groupId, memberId: this.memberId, memberEpoch: this.memberEpoch, owned: [...owned] });
     this.pollAttempt();
   }
