@@ -421,7 +421,7 @@ export function validateScenario(raw: unknown): Scenario {
   ];
   // Actions first: the hosts a fault may name depend on them (the operator's host, partitions they add). A
   // rolling restart's targets are checked against the cluster as declared (its hosts do not depend on actions).
-  const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers };
+  const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers, shareConsumers };
   const operatorActions = Array.isArray(o.actions) && o.actions.length > 0;
   const actions = readActions(o.actions, { durationUs, topics: topicNames, brokers, resolver: scenarioResolver(scenarioHosts({ ...hostArgs, actions: [], operator: operatorActions })) });
   const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ ...hostArgs, actions, operator: actions.length > 0 })), 'faults');
@@ -563,14 +563,20 @@ function scenarioHosts(x: {
   topics: readonly ResolvedTopic[];
   producers: readonly ResolvedProducer[];
   consumers: readonly ResolvedConsumer[];
+  shareConsumers: readonly ResolvedShareConsumer[];
   actions: readonly ScenarioAction[];
   /** Whether the runner starts the operator's admin client (any action at all). */
   operator: boolean;
 }): ScenarioHosts {
   // As the cluster builds them: controllers in the brokers' zones, clients in theirs or the first one.
-  const zones = [...x.zones, ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'), ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a')];
+  const zones = [
+    ...x.zones,
+    ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'),
+    ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a'),
+    ...x.shareConsumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a'),
+  ];
   const racks = [...x.racks.map((r) => r ?? 'rack-0'), ...[...new Set(x.zones)].map((z) => `controller-rack-${z}`)];
-  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 ? ['consumer'] : []), ...(x.operator ? ['operator'] : [])];
+  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 || x.shareConsumers.length > 0 ? ['consumer'] : []), ...(x.shareConsumers.length > 0 ? ['share-consumer'] : []), ...(x.operator ? ['operator'] : [])];
   const topics = new Map<string, { partitions: number; replicationFactor: number }>();
   for (const t of x.topics) topics.set(t.name, { partitions: t.partitions, replicationFactor: t.replicationFactor });
   for (const a of x.actions) {
@@ -578,9 +584,9 @@ function scenarioHosts(x: {
   }
   // __consumer_offsets exists once a consumer joins a group, and only if the cluster has the replicas it asks for.
   const offsetsRf = x.brokerConfig['offsets.topic.replication.factor'];
-  if (x.consumers.some((c) => c.group !== null) && offsetsRf <= x.brokers) {
+  if ((x.consumers.some((c) => c.group !== null) || x.shareConsumers.length > 0) && offsetsRf <= x.brokers) {
     topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: offsetsRf });
   }
-  const groups = x.consumers.flatMap((c) => (c.group === null ? [] : [c.group]));
+  const groups = [...x.consumers.flatMap((c) => (c.group === null ? [] : [c.group])), ...x.shareConsumers.map((c) => c.group)];
   return { hostIds: x.hostIds, zones, racks, tags, brokers: x.brokers, topics, groups };
 }

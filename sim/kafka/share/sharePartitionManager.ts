@@ -251,7 +251,8 @@ export class SharePartitionManager {
     const out: RecordBatch[] = [];
     let at = first;
     while (at <= last) {
-      const r = log.read(at, READ_BYTES, last + 1, true);
+      // Up to the HW, not last + 1: a read leaves out a batch reaching past its bound, and batches hold other records too.
+      const r = log.read(at, READ_BYTES, log.highWatermark, true);
       if (r.error || r.batches.length === 0) break;
       for (const b of r.batches) {
         const end = b.baseOffset + b.lastOffsetDelta;
