@@ -66,3 +66,13 @@ describe('shareConsumers in a scenario', () => {
     expect(s.faults).toHaveLength(1);
   });
 });
+
+describe('--set share-consumer.<config>', () => {
+  it('sets every share consumer; a scenario without share consumers refuses it', async () => {
+    const { applyOverrides } = await import('../../../sim/scenario/overrides');
+    const spec = applyOverrides({ ...BASE, shareConsumers: [share({ count: 2 })] }, ['share-consumer.max.poll.records=7']);
+    expect(validateScenario(spec).shareConsumers.map((c) => c.config['max.poll.records'])).toEqual([7, 7]);
+    expect(() => applyOverrides(BASE, ['share-consumer.max.poll.records=7'])).toThrow(/it declares no shareConsumers/);
+    expect(() => applyOverrides(BASE, ['share-consumer.max.pol.records=7'])).toThrow(/did you mean "max.poll.records"/);
+  });
+});
