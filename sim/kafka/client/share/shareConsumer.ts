@@ -13,7 +13,7 @@ import { Process } from '../../../world/process';
 import type { ShareConsumerConfig } from '../../config/configs';
 import type { MetadataResponse } from '../../protocol';
 import { NetworkClient } from '../../net/networkClient';
-import { brokerActorId, ClientMetadata } from '../metadataCache';
+import { brokerActorId, ClientMetadata, leastLoadedNode } from '../metadataCache';
 import { CoordinatorDiscovery } from '../consumer/coordinatorDiscovery';
 import { drawProcessingMs } from '../consumer/processingModel';
 import type { AcknowledgeType } from '../../share/acknowledgeType';
@@ -387,20 +387,9 @@ export class ShareConsumer extends Process {
     });
   }
 
+  /** The known broker with the fewest requests in flight. */
   private leastLoadedNode(): number {
-    const nodes = this.metadata.knownBrokers();
-    const offset = this.random.int(0, nodes.length);
-    let best = nodes[offset]!;
-    let bestLoad = Infinity;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[(offset + i) % nodes.length]!;
-      const load = this.net.inFlight(brokerActorId(n));
-      if (load < bestLoad) {
-        best = n;
-        bestLoad = load;
-      }
-    }
-    return best;
+    return leastLoadedNode(this.metadata.knownBrokers(), (a) => this.net.inFlight(a), this.random);
   }
 }
 
