@@ -83,8 +83,10 @@ export const orderBreaks: CheckDefinition = {
         'share.poll': (e) => {
           for (const r of e.records) delivered(share, `${e.group} ${r.topic}-${r.partition}`, e.seq, r.offsets, r.keys);
         },
-        // The member is done with a record once it acknowledges it (any type); a lock that expires or a session that closes ends it too.
-        'share.ack': (e) => finished(share, `${e.group} ${e.topic}-${e.partition}`, e.offsets),
+        // The member is done with a record once it acknowledges it (any type but RENEW); a lock that expires or a session that closes ends it too.
+        'share.ack': (e) => {
+          if (e.type !== 'RENEW') finished(share, `${e.group} ${e.topic}-${e.partition}`, e.offsets);
+        },
         'share.transition': (e) => {
           if (e.cause === 'lock-expired' || e.cause === 'member-left') finished(share, `${e.group} ${e.topic}-${e.partition}`, e.offsets);
         },

@@ -23,6 +23,7 @@ import { ShareGroupService } from '../kafka/share/shareGroupService';
 import { ShareStateStore } from '../kafka/share/shareStateStore';
 import { resolveConfig } from '../kafka/config/def';
 import { readRecordTime } from './processing';
+import { readTime } from './validate';
 
 export interface ResolvedShareConsumer {
   readonly id: string;
@@ -35,13 +36,14 @@ export interface ResolvedShareConsumer {
     readonly failures: readonly ShareFailureRule[];
     readonly pollTimeoutMs: number;
     readonly stopMs?: number;
+    readonly renewIntervalMs?: number;
   };
   readonly startUs: Micros;
   readonly zone: string | null;
 }
 
 const FIELDS = ['id', 'count', 'group', 'topics', 'config', 'processing', 'start', 'zone'] as const;
-const PROCESSING_FIELDS = ['recordTime', 'commit', 'failures', 'pollTimeoutMs', 'stop'] as const;
+const PROCESSING_FIELDS = ['recordTime', 'commit', 'failures', 'renew', 'pollTimeoutMs', 'stop'] as const;
 const FAILURE_FIELDS = ['keyPrefix', 'valuePrefix', 'times', 'ack'] as const;
 
 /** The share-group configs a scenario's `groups` may set for a share group (kafka-configs --entity-type groups). [GroupConfig.java `SHARE_*`] */
@@ -82,6 +84,9 @@ export function readShareConsumers(raw: unknown, ctx: ShareReadContext): Resolve
     if (co.config !== undefined && !isRecord(co.config)) throw new ValidationError(join(p, 'config'), co.config, 'an object of share consumer config names to values');
     const config = resolveConfig(SHARE_CONSUMER_CONFIGS, co.config as Record<string, unknown> | undefined, join(p, 'config'));
     const processing = readShareProcessing(co.processing, join(p, 'processing'), ctx);
+    if (processing.renewIntervalMs !== undefined && config['share.acknowledgement.mode'] !== 'explicit') {
+      throw new ValidationError(join(p, 'processing.renew'), isRecord(co.processing) ? co.processing.renew : undefined, 'renew with config share.acknowledgement.mode=explicit', 'RENEW is an explicit acknowledgement (KafkaShareConsumer.acknowledge(record, AcknowledgeType.RENEW))');
+    }
     if (processing.failures.length > 0 && config['share.acknowledgement.mode'] !== 'explicit') {
       throw new ValidationError(
         join(p, 'processing.failures'),
@@ -110,7 +115,15 @@ function readShareProcessing(raw: unknown, path: string, ctx: ShareReadContext):
     failures,
     pollTimeoutMs: o.pollTimeoutMs === undefined ? 100 : expectNumber(o.pollTimeoutMs, join(path, 'pollTimeoutMs'), { min: 0, max: 600_000 }),
     ...(o.stop !== undefined && { stopMs: ctx.readTimeWithin(o.stop, join(path, 'stop')) / 1000 }),
+    ...(o.renew !== undefined && { renewIntervalMs: readRenew(o.renew, join(path, 'renew')) }),
   };
+}
+
+/** `renew`: how often to RENEW the locks of the records being processed, a duration of at least 100 ms. */
+function readRenew(v: unknown, path: string): number {
+  const us = readTime(v, path);
+  if (us < 100_000) throw new ValidationError(path, v, 'a duration of at least 100 ms (how often the application renews its locks)');
+  return us / 1000;
 }
 
 function readFailure(raw: unknown, path: string): ShareFailureRule {
@@ -176,6 +189,7 @@ export const attachShareConsumers = {
               recordTime: c.processing.recordTime,
               commit: c.processing.commit,
               failures: c.processing.failures,
+              ...(c.processing.renewIntervalMs !== undefined && { renewIntervalMs: c.processing.renewIntervalMs }),
             },
           }),
       });

@@ -52,4 +52,16 @@ describe('share groups: the same schedule with the other setting', () => {
     expect(count(r, 'share.order-breaks')).toBe(0);
     expect(count(r, 'share.unfinished')).toBe(0);
   });
+
+  it('share-consumer-long-processing-renew without RENEW: locks expire mid-job, jobs are done again and the late ACCEPTs refused', () => {
+    const spec = withShareProcessing(library('share-consumer-long-processing-renew'), (p) => {
+      const { renew: _renew, ...rest } = p;
+      return rest;
+    });
+    const r = run(spec, 1);
+    expect(count(r, 'share.lock-expired')).toBeGreaterThan(0);
+    expect(count(r, 'share.deliveries.max')).toBeGreaterThanOrEqual(2);
+    expect(count(r, 'share.acks-refused')).toBeGreaterThan(0);
+    expect(count(r, 'share.acked-by-non-holder')).toBe(0);
+  });
 });

@@ -38,7 +38,7 @@ export const SHARE_KINDS = defineKinds({
   /** poll() of a share consumer returned records (each with the delivery count the broker gave it). */
   'share.poll': { group: str, memberId: str, count: num, records: list(POLLED) },
   /** The application's acknowledgements went out: piggy-backed on a ShareFetch, or in a ShareAcknowledge (commitSync, commitAsync, close, or for a partition no longer assigned). */
-  'share.ack': { group: str, memberId: str, topic: str, partition: num, type: str, offsets: list(num), via: oneOf('fetch', 'commitSync', 'commitAsync', 'close', 'unassigned') },
+  'share.ack': { group: str, memberId: str, topic: str, partition: num, type: str, offsets: list(num), via: oneOf('fetch', 'commitSync', 'commitAsync', 'close', 'unassigned', 'renew') },
   /** The application's processing of a record failed (a poison pill or a flaky record); it acknowledges it with `type`. */
   'share.process.fail': { group: str, memberId: str, topic: str, partition: num, offset: num, deliveryCount: num, type: str, rule: str },
 });

@@ -59,6 +59,8 @@ describe('shareConsumers in a scenario', () => {
     [{ shareConsumers: [share()], groups: [{ id: 'jobs', config: { 'share.record.lock.duration.ms': 5000 } }] }, /groups\[0\]\.config\.share\.record\.lock\.duration\.ms: .*group\.share\.min\.record\.lock\.duration\.ms \(15000\)/],
     [{ shareConsumers: [share()], groups: [{ id: 'jobs', config: { 'consumer.session.timeout.ms': 50000 } }] }, /groups\[0\]\.config/],
     [{ shareConsumers: [share({ speed: 3 })] }, /shareConsumers\[0\]/],
+    [{ shareConsumers: [share({ processing: { renew: '5s' } })] }, /shareConsumers\[0\]\.processing\.renew: .*share\.acknowledgement\.mode=explicit/],
+    [{ shareConsumers: [share({ config: { 'share.acknowledgement.mode': 'explicit' }, processing: { renew: 10 } })] }, /processing\.renew: 10 is not allowed; expected a duration of at least 100 ms/],
   ])('refuses %j in one line', (spec, re) => refused(spec as Partial<ScenarioSpec>, re));
 
   it('a share consumer can be crashed or paused by its id', () => {

@@ -49,7 +49,7 @@ export interface ShareRecord {
   readonly value: string | null;
 }
 
-type Via = 'fetch' | 'commitSync' | 'commitAsync' | 'close' | 'unassigned';
+type Via = 'fetch' | 'commitSync' | 'commitAsync' | 'close' | 'unassigned' | 'renew';
 
 const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
@@ -134,7 +134,20 @@ export class ShareConsumer extends Process {
         this.trace.emit('share.process.fail', this.id, { group: this.opts.groupId, memberId: this.memberId, topic: r.topic, partition: r.partition, offset: r.offset, deliveryCount: r.deliveryCount, type: f.ack, rule: f.name });
         return f.ack;
       });
+      // KIP-1222: while a long batch runs, the application renews its records' locks (RENEW keeps them acquired).
+      let done = false;
+      const every = this.opts.processing.renewIntervalMs;
+      if (explicit && every !== undefined && every < totalMs) {
+        const renew = (): void => {
+          if (done || this.closing) return;
+          for (const r of records) this.acknowledge(r, 'RENEW');
+          this.commit('renew', () => {});
+          this.setTimer(ms(every), renew);
+        };
+        this.setTimer(ms(every), renew);
+      }
       this.setTimer(ms(totalMs), () => {
+        done = true;
         if (this.closing) return;
         // Explicit mode: acknowledge(record, type) each. Implicit mode: the next poll (or a commit) accepts every
         // record the last poll returned. [ShareConsumerImpl.java `poll`, `acknowledgeBatchIfImplicitAcknowledgement`]

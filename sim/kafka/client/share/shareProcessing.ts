@@ -34,6 +34,8 @@ export interface ShareProcessingModel {
   readonly recordTime: ProcessingTime;
   readonly commit: ShareCommitStrategy;
   readonly failures: readonly ShareFailureRule[];
+  /** Explicit mode: while a poll's records are processed, RENEW their locks this often (KIP-1222, Kafka 4.2). */
+  readonly renewIntervalMs?: number;
 }
 
 /** The rule that makes this delivery of the record fail, if any (the first that matches). */
