@@ -20,6 +20,7 @@ import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
 import { CaptionAnchors, nameAnchor, nameNodes } from './captionAnchors';
+import { attachShareConsumers } from './shareConsumers';
 
 /** The scenario's operator actions. */
 export const SCENARIO_KINDS = defineKinds({
@@ -157,9 +158,9 @@ export interface ScenarioRun {
 /** Group coordination as before; with a transactional producer, the transaction coordinator beside it. */
 function brokerExtensionsOf(s: Scenario, forceGroups: boolean): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
   const txn = hasTransactions(s);
-  if (!txn) return attachConsumers.brokerExtensions(s, forceGroups);
-  const groups = forceGroups || s.consumers.some((c) => c.group !== null);
-  const ext = brokerExtensionsFor(groups, true, s.cluster.brokerConfig, s.cluster.transactionVersion);
+  const groups = forceGroups || s.consumers.some((c) => c.group !== null) || s.shareConsumers.length > 0;
+  const inner = txn ? brokerExtensionsFor(groups, true, s.cluster.brokerConfig, s.cluster.transactionVersion) : attachConsumers.brokerExtensions(s, forceGroups).brokerExtensions;
+  const ext = attachShareConsumers.brokerExtensions(s, inner);
   return ext ? { brokerExtensions: ext } : {};
 }
 
@@ -235,6 +236,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined, s.cluster.transactionVersion);
   }
   attachConsumers.start(s, cluster, t0);
+  attachShareConsumers.start(s, cluster, t0);
 
   if (s.metricsIntervalUs !== null) startMetricsSampler(world, t0, s.metricsIntervalUs, s.alerts);
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));

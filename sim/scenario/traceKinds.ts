@@ -21,6 +21,7 @@ import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
 import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager';
 import { TXN_KINDS } from '../kafka/coordinator/transaction/transactionCoordinator';
+import { SHARE_KINDS } from '../kafka/share/shareEvents';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
@@ -45,6 +46,7 @@ export const TRACE_SCHEMA = {
   ...GROUP_KINDS,
   ...TXN_KINDS,
   ...CONSUMER_GROUP_KINDS,
+  ...SHARE_KINDS,
   ...ADMIN_KINDS,
   ...PRODUCER_KINDS,
   ...SENDER_KINDS,

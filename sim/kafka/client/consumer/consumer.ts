@@ -7,7 +7,7 @@ import type { ConsumerConfig } from '../../config/configs';
 import { tpKey, type MetadataResponse, type TopicPartition } from '../../protocol';
 import { ConsumerMetrics } from './consumerMetrics';
 import { retryBackoff, type ExponentialBackoff } from '../backoff';
-import { brokerActorId, ClientMetadata } from '../metadataCache';
+import { brokerActorId, ClientMetadata, leastLoadedNode } from '../metadataCache';
 import { NetworkClient } from '../../net/networkClient';
 import { ConsumerApplication } from './consumerApplication';
 import type { TransformSpec } from './transformLoop';
@@ -398,20 +398,8 @@ export class Consumer extends Process {
     });
   }
 
-  /** The known broker with the fewest requests in flight; ties rotate by a seeded draw [NetworkClient.leastLoadedNode]. */
+  /** The known broker with the fewest requests in flight. */
   leastLoadedNode(): number {
-    const nodes = this.metadata.knownBrokers();
-    const offset = this.random.int(0, nodes.length);
-    let best = nodes[offset]!;
-    let bestLoad = Infinity;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[(offset + i) % nodes.length]!;
-      const load = this.net.inFlight(brokerActorId(n));
-      if (load < bestLoad) {
-        best = n;
-        bestLoad = load;
-      }
-    }
-    return best;
+    return leastLoadedNode(this.metadata.knownBrokers(), (a) => this.net.inFlight(a), this.random);
   }
 }
