@@ -3,7 +3,6 @@ import { brokerExtensionsFor, hasTransactions, transactionTopics } from './trans
 import { ms, type Micros } from '../core/time';
 import { NumberedListBuilder, type NumberedTexts } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
-import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
 import { ClusterBootError, KafkaCluster, type KafkaClusterOptions } from '../kafka/cluster';
@@ -22,15 +21,7 @@ import { attachConsumers, consumerTopics } from './consumers';
 import { CaptionAnchors, nameAnchor, nameNodes } from './captionAnchors';
 import { attachShareConsumers } from './shareConsumers';
 
-/** The scenario's operator actions. */
-export const SCENARIO_KINDS = defineKinds({
-  /** An operator action of the scenario began (its outcome follows as an admin.* event). */
-  'scenario.action': { index: num, action: str, detail: str },
-});
-
-declare module '../core/trace' {
-  interface TraceKinds extends KindsOf<typeof SCENARIO_KINDS> {}
-}
+export { SCENARIO_KINDS } from './scenarioKinds';
 
 export interface ExpectationResult {
   readonly description: string;

@@ -27,7 +27,7 @@ import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history/runEvents';
 import { METRICS_KINDS } from '../kafka/metrics/sampler';
-import { SCENARIO_KINDS } from './runner';
+import { SCENARIO_KINDS } from './scenarioKinds';
 import { OPERATOR_KINDS } from './rollingRestart';
 import { REASSIGN_KINDS } from './reassignPartitions';
 
