@@ -19,6 +19,7 @@ import { OPERATOR_ID, describeAction, type ScenarioAction } from './actions';
 import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
+import { CaptionAnchors, nameAnchor, nameNodes } from './captionAnchors';
 
 /** The scenario's operator actions. */
 export const SCENARIO_KINDS = defineKinds({
@@ -170,11 +171,13 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
   const checkers = opts.checkers === false ? undefined : new Checkers();
+  // Anchored captions watch the trace for their events (times are made absolute once t0 is known).
+  const anchored = s.captions.some((c) => c.on !== null) ? new CaptionAnchors() : undefined;
   const world = new World({
     seed,
     scenario: s.id,
     config: headerConfig({ ...s, seed }),
-    sinks: [...(checkers ? [checkers] : []), ...(opts.sinks ?? [])],
+    sinks: [...(checkers ? [checkers] : []), ...(anchored ? [anchored] : []), ...(opts.sinks ?? [])],
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
     traceDetail: s.trace !== 'minimal',
@@ -213,7 +216,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       : { name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs },
   );
   topics.push(...consumerTopics(s, groups));
-  if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig, s.cluster.brokers));
+  if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig));
   let t0: Micros;
   try {
     t0 = cluster.boot(topics);
@@ -229,14 +232,21 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       ...(w.stopMs !== undefined && { stopMs: t0ms + w.stopMs }),
       ...(w.at && { at: w.at.map((x) => t0ms + x) }),
     }));
-    cluster.addProducer(p.id, p.config, workloads, p.zone);
+    cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined);
   }
   attachConsumers.start(s, cluster, t0);
 
   if (s.metricsIntervalUs !== null) startMetricsSampler(world, t0, s.metricsIntervalUs, s.alerts);
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
   scheduleActions(world, cluster, s.actions, t0);
-  for (const c of s.captions) world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text: c.text }), undefined, 'a caption');
+  // A caption names nodes by the brokers its selectors mean as the scenario starts (the roles the story begins with).
+  const resolve = (sel: string) => world.resolver.resolve(sel);
+  for (const c of s.captions) {
+    const text = nameNodes(c.text, resolve);
+    if (c.on) anchored!.add({ atUs: t0 + c.atUs, text, on: nameAnchor(c.on, resolve) });
+    else world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text }), undefined, 'a caption');
+  }
+  anchored?.attach(world.trace, (atUs, f) => world.scheduler.at(atUs, f, undefined, 'a caption at its event'));
 
   const endOfFaults = t0 + s.durationUs;
   const end = endOfFaults + s.quietUs;
@@ -251,6 +261,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     endUs: end,
     finish(): RunResult {
       if (world.now >= end) {
+        anchored?.flush();
         recordFinalState(world, cluster);
         world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
       }
@@ -359,6 +370,11 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
     const r = log.read(pos, 1 << 30, upTo, true);
     if (r.error || r.batches.length === 0) break;
     for (const b of r.batches) {
+      // Transaction markers are not records of the history.
+      if (b.isControl) {
+        pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
+        continue;
+      }
       for (let i = 0; i < b.recordCount; i++) {
         const o = b.offsetAt(i);
         if (o < pos || o >= upTo) continue;

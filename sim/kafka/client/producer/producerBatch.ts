@@ -67,6 +67,8 @@ export class ProducerBatch {
   baseSequence = NO_SEQUENCE;
   /** The sequence was rewritten by an epoch bump [ProducerBatch.sequenceHasBeenReset]. */
   sequenceHasBeenReset = false;
+  /** Written in a transaction (the batch's transactional bit). */
+  isTransactional = false;
   private built: RecordBatch | null = null;
 
   constructor(
@@ -202,6 +204,7 @@ export class ProducerBatch {
         producerId: this.producerId,
         producerEpoch: this.producerEpoch,
         baseSequence: this.baseSequence,
+        isTransactional: this.isTransactional,
       });
     }
     return this.built;
