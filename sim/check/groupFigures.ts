@@ -40,22 +40,24 @@ export const groupFigures: CheckDefinition = {
       return bits;
     };
 
+    // The group and partition of the records being handed over (a poll's records come in runs of both).
     let pollGroupName = '';
     let pollReadAt: BitSet | undefined;
+    let pollSeen: BitSet | undefined;
     let pollTp = -1;
     h.reads.onRecord((e, tp, o, v) => {
       const g = e.group ?? e.node;
       if (g !== pollGroupName || tp !== pollTp) {
+        if (g !== pollGroupName) {
+          pollSeen = seenBy.get(g);
+          if (!pollSeen) seenBy.set(g, (pollSeen = new BitSet()));
+        }
         pollGroupName = g;
         pollTp = tp;
         pollReadAt = bitsOf(readAt, g, tp);
       }
       if (!pollReadAt!.add(o)) rereads.set(g, (rereads.get(g) ?? 0) + 1);
-      if (v >= 0) {
-        let seen = seenBy.get(g);
-        if (!seen) seenBy.set(g, (seen = new BitSet()));
-        seen.add(v);
-      }
+      if (v >= 0) pollSeen!.add(v);
     });
 
     return {

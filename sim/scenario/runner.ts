@@ -10,6 +10,8 @@ import type { BrokerListeners } from '../kafka/broker/broker';
 import { bootFailure } from './bootFailure';
 import type { Producer } from '../kafka/client/producer/producer';
 import type { PartitionLog } from '../kafka/broker/partitionLog';
+import type { PayloadTable } from '../kafka/payloadTable';
+import type { RecordBatch } from '../kafka/records';
 import { Admin, type TopicToCreate } from '../kafka/admin';
 import { Checkers, checkValue, type CheckReport } from '../check/checkers';
 import type { ExpectationSpec } from './spec';
@@ -352,12 +354,8 @@ function beginQuiet(world: World): void {
   }
 }
 
-/** The records of `log` in [from, upTo), in offset order. */
-function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[]; numbers: NumberedTexts | undefined } {
-  const offsets: number[] = [];
-  const keys: (string | null)[] = [];
-  const values: (string | null)[] = [];
-  const numbers = new NumberedListBuilder();
+/** Hands every record of `log` in [from, upTo) to `f` (its batch, its index there, its offset), in offset order; transaction markers are left out. */
+function forEachRecord(log: PartitionLog, from: number, upTo: number, f: (b: RecordBatch, i: number, offset: number) => void): void {
   let pos = from;
   while (pos < upTo) {
     const r = log.read(pos, 1 << 30, upTo, true);
@@ -371,15 +369,57 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
       for (let i = 0; i < b.recordCount; i++) {
         const o = b.offsetAt(i);
         if (o < pos || o >= upTo) continue;
-        offsets.push(o);
-        keys.push(b.keyAt(i));
-        values.push(b.valueAt(i));
-        numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
+        f(b, i, o);
       }
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values, numbers: numbers.finish() };
+}
+
+interface FinalRecords {
+  readonly offsets: number[];
+  readonly keys: (string | null)[];
+  readonly values: (string | null)[];
+  readonly numbers: NumberedTexts | undefined;
+  /** Each record's payload table and value id: equal pairs are equal values, without making their text. */
+  readonly tables: PayloadTable[];
+  readonly valueIds: number[];
+}
+
+/** The records of `log` in [from, upTo), in offset order. */
+function readRecords(log: PartitionLog, from: number, upTo: number): FinalRecords {
+  const out: FinalRecords = { offsets: [], keys: [], values: [], numbers: undefined, tables: [], valueIds: [] };
+  const numbers = new NumberedListBuilder();
+  forEachRecord(log, from, upTo, (b, i, o) => {
+    out.offsets.push(o);
+    out.keys.push(b.keyAt(i));
+    out.values.push(b.valueAt(i));
+    out.tables.push(b.payloads);
+    out.valueIds.push(b.valueIdAt(i));
+    numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
+  });
+  return { ...out, numbers: numbers.finish() };
+}
+
+/**
+ * The offsets of `log` in [from, upTo) where it holds another value than `source` (and which): at most
+ * MAX_DIVERGED_OFFSETS. A record of the same batch as the source's (a follower appends the leader's batch) is
+ * the same value; only others have their text compared.
+ */
+function divergedFrom(source: FinalRecords, log: PartitionLog, from: number, upTo: number): { offsets: number[]; values: (string | null)[] } {
+  const d = { offsets: [] as number[], values: [] as (string | null)[] };
+  let k = 0;
+  forEachRecord(log, from, upTo, (b, i, o) => {
+    while (k < source.offsets.length && source.offsets[k]! < o) k++;
+    if (k >= source.offsets.length || source.offsets[k] !== o || d.offsets.length >= MAX_DIVERGED_OFFSETS) return;
+    if (b.payloads === source.tables[k] && b.valueIdAt(i) === source.valueIds[k]) return;
+    const v = b.valueAt(i);
+    if (v !== (source.values[k] ?? null)) {
+      d.offsets.push(o);
+      d.values.push(v);
+    }
+  });
+  return d;
 }
 
 /** At most this many differing offsets are recorded per replica. */
@@ -406,7 +446,7 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
           if (cand && (!source || cand.log.logEndOffset > source.log.logEndOffset)) source = cand;
         }
       }
-      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [], numbers: undefined };
+      let records: FinalRecords = { offsets: [], keys: [], values: [], numbers: undefined, tables: [], valueIds: [] };
       let hw = -1;
       let leo = -1;
       let start = -1;
@@ -417,21 +457,11 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
         leo = log.logEndOffset;
         start = log.logStartOffset;
         records = readRecords(log, start, hw);
-        const byOffset = new Map<number, string | null>();
-        records.offsets.forEach((o, i) => byOffset.set(o, records.values[i] ?? null));
         for (const r of p.replicas) {
           const replica = cluster.broker(r)?.replicas.partition(t.name, partition);
           if (!replica || replica === source) continue;
-          const mine = readRecords(replica.log, replica.log.logStartOffset, Math.min(replica.log.logEndOffset, hw));
-          const d = { broker: r, offsets: [] as number[], values: [] as (string | null)[] };
-          mine.offsets.forEach((o, i) => {
-            const v = mine.values[i] ?? null;
-            if (byOffset.has(o) && byOffset.get(o) !== v && d.offsets.length < MAX_DIVERGED_OFFSETS) {
-              d.offsets.push(o);
-              d.values.push(v);
-            }
-          });
-          if (d.offsets.length > 0) diverged.push(d);
+          const d = divergedFrom(records, replica.log, replica.log.logStartOffset, Math.min(replica.log.logEndOffset, hw));
+          if (d.offsets.length > 0) diverged.push({ broker: r, ...d });
         }
       }
       world.trace.emit('final.partition', 'scenario', {

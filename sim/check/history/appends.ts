@@ -63,7 +63,7 @@ export class LeaderAppends {
 
   /** The partition of its first leader append (call only when `has`). */
   tp(v: number): number {
-    return this.tpSide.get(v) ?? this.sends.tp(v);
+    return this.tpSide.size === 0 ? this.sends.tp(v) : (this.tpSide.get(v) ?? this.sends.tp(v));
   }
 
   offset(v: number): number {

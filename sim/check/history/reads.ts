@@ -155,7 +155,7 @@ export class Reads {
     const f = this.flags.get(v);
     if ((f & SEEN) === 0) {
       this.seenCount++;
-      const atAppend = this.appends.has(v) && this.appends.tp(v) === tp && this.appends.offset(v) === o;
+      const atAppend = this.appends.offset(v) === o && this.appends.tp(v) === tp;
       this.flags.set(v, f | SEEN | (atAppend ? FIRST_AT_APPEND : 0));
       if (!atAppend) this.firstPlace.set(v, { tp, offset: o });
       this.firstT.set(v, t);

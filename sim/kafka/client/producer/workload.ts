@@ -43,6 +43,19 @@ export function hotKeyName(): string {
   return 'hot';
 }
 
+/** Keys `k<n>` already made, by n (for n below KEY_NAMES_MAX). */
+const KEY_NAMES: string[] = [];
+const KEY_NAMES_MAX = 1 << 17;
+
+/**
+ * `k<n>`: one string per n for the key spaces workloads draw from, so each record's key is not a new string to
+ * build and hash again (the producer interns keys by their text, a map lookup per record).
+ */
+function numberedKey(n: number): string {
+  if (n >= KEY_NAMES_MAX) return `k${n}`;
+  return (KEY_NAMES[n] ??= `k${n}`);
+}
+
 /** Draws the key of the next record. */
 export function drawKey(spec: KeySpec, random: Random): string | null {
   switch (spec.kind) {
@@ -51,12 +64,12 @@ export function drawKey(spec: KeySpec, random: Random): string | null {
     case 'fixed':
       return spec.key;
     case 'uniform':
-      return `k${random.int(0, spec.count)}`;
+      return numberedKey(random.int(0, spec.count));
     case 'zipf':
-      return `k${random.zipf(spec.count, spec.s ?? 1)}`;
+      return numberedKey(random.zipf(spec.count, spec.s ?? 1));
     case 'hot':
-      return random.chance(spec.share) ? hotKeyName() : `k${random.int(0, spec.count)}`;
+      return random.chance(spec.share) ? hotKeyName() : numberedKey(random.int(0, spec.count));
     case 'salted':
-      return random.chance(spec.share) ? `${hotKeyName()}#${random.int(0, spec.salts)}` : `k${random.int(0, spec.count)}`;
+      return random.chance(spec.share) ? `${hotKeyName()}#${random.int(0, spec.salts)}` : numberedKey(random.int(0, spec.count));
   }
 }
