@@ -83,6 +83,10 @@ export const KAFKA_ERRORS = {
   STALE_MEMBER_EPOCH: { code: 113, retriable: false },
   UNSUPPORTED_ENDPOINT_TYPE: { code: 115, retriable: false },
   TRANSACTION_ABORTABLE: { code: 120, retriable: false },
+  // Share groups (KIP-932) [src: clients/.../common/protocol/Errors.java]
+  INVALID_RECORD_STATE: { code: 121, retriable: false },
+  SHARE_SESSION_NOT_FOUND: { code: 122, retriable: true },
+  INVALID_SHARE_SESSION_EPOCH: { code: 123, retriable: true },
 } as const;
 
 export type KafkaError = keyof typeof KAFKA_ERRORS;
