@@ -1,6 +1,7 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
+import { NumberedListBuilder } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
@@ -18,6 +19,7 @@ import { OPERATOR_ID, describeAction, type ScenarioAction } from './actions';
 import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
+import { CaptionAnchors, nameAnchor, nameNodes } from './captionAnchors';
 
 /** The scenario's operator actions. */
 export const SCENARIO_KINDS = defineKinds({
@@ -169,11 +171,13 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
   const checkers = opts.checkers === false ? undefined : new Checkers();
+  // Anchored captions watch the trace for their events (times are made absolute once t0 is known).
+  const anchored = s.captions.some((c) => c.on !== null) ? new CaptionAnchors() : undefined;
   const world = new World({
     seed,
     scenario: s.id,
     config: headerConfig({ ...s, seed }),
-    sinks: [...(checkers ? [checkers] : []), ...(opts.sinks ?? [])],
+    sinks: [...(checkers ? [checkers] : []), ...(anchored ? [anchored] : []), ...(opts.sinks ?? [])],
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
     traceDetail: s.trace !== 'minimal',
@@ -235,7 +239,14 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   if (s.metricsIntervalUs !== null) startMetricsSampler(world, t0, s.metricsIntervalUs, s.alerts);
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
   scheduleActions(world, cluster, s.actions, t0);
-  for (const c of s.captions) world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text: c.text }), undefined, 'a caption');
+  // A caption names nodes by the brokers its selectors mean as the scenario starts (the roles the story begins with).
+  const resolve = (sel: string) => world.resolver.resolve(sel);
+  for (const c of s.captions) {
+    const text = nameNodes(c.text, resolve);
+    if (c.on) anchored!.add({ atUs: t0 + c.atUs, text, on: nameAnchor(c.on, resolve) });
+    else world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text }), undefined, 'a caption');
+  }
+  anchored?.attach(world.trace, (atUs, f) => world.scheduler.at(atUs, f, undefined, 'a caption at its event'));
 
   const endOfFaults = t0 + s.durationUs;
   const end = endOfFaults + s.quietUs;
@@ -250,6 +261,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     endUs: end,
     finish(): RunResult {
       if (world.now >= end) {
+        anchored?.flush();
         recordFinalState(world, cluster);
         world.trace.emit('scenario.end', 'scenario', { durationMs: s.durationUs / 1000, quietMs: s.quietUs / 1000 });
       }
@@ -352,6 +364,7 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
   const offsets: number[] = [];
   const keys: (string | null)[] = [];
   const values: (string | null)[] = [];
+  const numbers = new NumberedListBuilder();
   let pos = from;
   while (pos < upTo) {
     const r = log.read(pos, 1 << 30, upTo, true);
@@ -368,11 +381,12 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
         offsets.push(o);
         keys.push(b.keyAt(i));
         values.push(b.valueAt(i));
+        numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
       }
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values };
+  return { offsets, keys, values: numbers.attach(values) };
 }
 
 /** At most this many differing offsets are recorded per replica. */

@@ -212,8 +212,14 @@ export interface ElectLeadersActionSpec {
 }
 
 export interface CaptionSpec {
+  /** From when the caption shows (with `on`: from when it waits for its event). */
   readonly at: number | string;
+  /** The story; `{leader:orders/0}`, `{follower:orders/0#1}`, `{broker:2}` name the node as the UI does ("broker 2"). */
   readonly text: string;
+  /** The trace event kind the caption describes: it shows right after the first such event at or after `at`. */
+  readonly on?: string;
+  /** Fields that event must have, e.g. {"topic": "orders", "role": "leader"}. */
+  readonly where?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export type ExpectationOp = '=' | '!=' | '>' | '>=' | '<' | '<=';

@@ -35,6 +35,7 @@ import { validateProcessing } from './processing';
 import { parseAlertRule, type AlertRule } from '../kafka/metrics/alerts';
 import { ALERT_CHECK_PREFIX } from '../check/alertChecks';
 import { OPERATOR_ID, readActions, type ScenarioAction } from './actions';
+import { readCaption, type Caption } from './captions';
 
 /** A validated scenario: times in microseconds, configs resolved with Kafka's defaults. */
 export interface Scenario {
@@ -56,7 +57,7 @@ export interface Scenario {
   readonly groupConfigs: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly faults: readonly Fault[];
   readonly actions: readonly ScenarioAction[];
-  readonly captions: readonly { atUs: Micros; text: string }[];
+  readonly captions: readonly Caption[];
   readonly expect: readonly ExpectationSpec[];
   /** How often every actor's metrics are sampled into the trace; null: not sampled. */
   readonly metricsIntervalUs: Micros | null;
@@ -466,8 +467,7 @@ export function validateScenario(raw: unknown): Scenario {
 
   const captions = (o.captions === undefined ? [] : expectArray(o.captions, 'captions')).map((cp, i) => {
     const p = join('captions', i);
-    const co = expectObject(cp, p, ['at', 'text']);
-    return { atUs: readTimeWithin(co.at, join(p, 'at'), endUs, 'run', quietUs), text: expectString(co.text, join(p, 'text')) };
+    return readCaption(cp, p, (v, at) => readTimeWithin(v, at, endUs, 'run', quietUs), scenarioResolver(scenarioHosts({ ...hostArgs, actions, operator: actions.length > 0 })));
   });
 
   // The groups a run reports figures for: each consumer's group, or the consumer itself outside any.

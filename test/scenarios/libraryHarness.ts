@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { ofKind } from '../../sim/core/trace';
 import { runScenario } from '../../sim/scenario/runner';
 import type { ScenarioSpec } from '../../sim/scenario/spec';
 import { validateScenario } from '../../sim/scenario/validate';
@@ -25,6 +26,9 @@ export function libraryTests(shard: number, shards: number, seeds: readonly numb
         const r = runScenario(s, { seed, hash: false });
         const failed = r.expectations.filter((e) => !e.ok).map((e) => `${e.description}: observed ${e.actual}`);
         expect(failed, `${spec.id} seed ${seed}`).toEqual([]);
+        // A guided story stays true for every seed: each anchored caption found the event it describes.
+        const anchored = ofKind(r.trace, 'caption').filter((c) => c.about !== undefined).length;
+        expect(anchored, `${spec.id} seed ${seed}: captions whose event never came`).toBe(s.captions.filter((c) => c.on !== null).length);
       }
     });
   }

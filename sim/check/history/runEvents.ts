@@ -29,8 +29,8 @@ export const RUN_KINDS = defineKinds({
   'scenario.end': { durationMs: num, quietMs: num },
   /** The quiet period began: faults undone, producers stopped. */
   'scenario.quiet': {},
-  /** A caption of a guided scenario, at its moment. */
-  caption: { text: str },
+  /** A caption of a guided scenario, at its moment; `about` is the sequence number of the event it describes (an anchored caption). */
+  caption: { text: str, about: optional(num) },
 });
 
 declare module '../../core/trace' {

@@ -1,9 +1,12 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { byId, el, replace } from '../lib/dom';
 import { clamp, rel } from '../lib/format';
+import { parseDuration } from '../../../sim/core/time';
 import type { RunPayload, WorkerRequest } from '../worker/protocol';
 import { LoadedRun } from './loadedRun';
 import { findScenario, LIBRARY, usesAnalogy } from './library';
+import { lessonView } from './curriculum';
+import { actionsFor, decodeFault, describeFault, encodeFault, withFaults, type LiveFault } from './liveFault';
 import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
 import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
 import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
@@ -20,6 +23,10 @@ import { SettingsBar } from '../views/settingsBar';
 import { TimelineView } from '../views/timelineView';
 import { Tooltip } from '../views/tooltip';
 import { SPEEDS, Transport } from '../views/transport';
+import { CaptionBar } from '../views/captionBar';
+import { ScenarioEditor } from '../views/scenarioEditor';
+import { captionSubject } from '../model/captionSubject';
+import type { Caption } from '../model/traceModel';
 import { tpKey } from '../../../sim/kafka/topicPartition';
 
 /** A side of the stage: one run's cluster and partition views (two in compare mode). */
@@ -65,6 +72,8 @@ export class App {
   private readonly transport: Transport;
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
+  private readonly captionBar: CaptionBar;
+  private readonly editor: ScenarioEditor;
   private readonly status = byId('status');
 
   private url: UrlState = defaultState();
@@ -75,6 +84,12 @@ export class App {
   private cursor = -1;
   private cursorT = 0;
   private playing = false;
+  /** Guided mode: playback stops at each caption until Continue. */
+  private guided = true;
+  /** The caption (its event index) playback is waiting at, or -1. */
+  private waitingAt = -1;
+  /** The caption last brought on screen (its index), so the views follow each new one once. */
+  private shownCaption = -1;
   private speed = 1;
   private lastFrame = 0;
   private selected: string | null = null;
@@ -91,7 +106,7 @@ export class App {
       onSeekRel: (r) => this.seekRel(r),
     });
     this.events = new EventsView(byId('side-events'), { onSeek: (i) => this.seek(i) });
-    this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i) });
+    this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
     this.transport = new Transport(byId('transport'), {
@@ -110,12 +125,33 @@ export class App {
       onOpenFile: () => byId<HTMLInputElement>('file-input').click(),
       onClose: () => this.gallery.close(),
     });
+    this.captionBar = new CaptionBar(byId('caption-bar'), {
+      onStep: (dir) => this.stepCaption(dir),
+      onContinue: () => this.play(),
+      onGuided: (on) => {
+        this.guided = on;
+        if (!on) this.waitingAt = -1;
+        this.scheduleRender();
+      },
+    });
+    this.editor = new ScenarioEditor(byId('editor'), {
+      onRun: (text, name) => this.openText(text, name),
+      onClose: () => (byId('editor').hidden = true),
+    });
     buildHelp(byId('help'), () => (byId('help').hidden = true));
     this.buildTabs();
     this.ensurePanes(1);
     this.wireTopbar();
     this.wireDrop();
     document.addEventListener('keydown', (e) => this.key(e));
+    // A control clicked with the pointer, or a select once chosen, gives the keyboard back to the transport.
+    document.addEventListener('click', (e) => {
+      const c = (e.target as Element | null)?.closest('button, input[type=checkbox]');
+      if (c && e.detail > 0) (c as HTMLElement).blur();
+    });
+    document.addEventListener('change', (e) => {
+      if ((e.target as Element | null)?.tagName === 'SELECT') (e.target as HTMLElement).blur();
+    });
     window.addEventListener('popstate', () => this.fromUrl());
     new ResizeObserver(() => this.scheduleRender()).observe(byId('stage'));
   }
@@ -130,7 +166,14 @@ export class App {
     this.url = u;
     this.setSide(u.side, false);
     this.setView(u.view, false);
-    const spec = u.scenario ? findScenario(u.scenario) : undefined;
+    let spec = u.scenario ? findScenario(u.scenario) : undefined;
+    if (!spec && !u.scenario && u.specJson) {
+      try {
+        spec = JSON.parse(u.specJson) as ScenarioSpec;
+      } catch {
+        this.showError('The link\'s scenario (spec=) is not valid JSON.');
+      }
+    }
     if (u.scenario && !spec) {
       this.showError(`There is no scenario named "${u.scenario}" in this build's library.`);
       this.gallery.open(u.seed);
@@ -155,8 +198,10 @@ export class App {
     this.gallery.close();
     this.spec = spec;
     this.fileName = null;
-    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side };
+    // Each scenario opens on the view that shows its lesson.
+    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec) };
     this.setSide(this.url.side, false);
+    this.setView(this.url.view, false);
     void this.runScenario(spec, seed, [], null, {});
   }
 
@@ -170,6 +215,7 @@ export class App {
   private setCompare(on: boolean): void {
     if (!this.spec) return;
     this.url.compare = on;
+    this.url.forkB = [];
     if (on && this.url.setsB.length === 0) {
       // By default B flips acks: acks=1 beside acks=all.
       const acks = valueOf(this.url.sets, 'producer.acks') || scenarioValue(this.spec, 'producer.acks');
@@ -177,6 +223,69 @@ export class App {
       this.url.setsB = [...this.url.sets.filter((s) => !s.startsWith('producer.acks=')), `producer.acks=${other}`];
     }
     void this.runScenario(this.spec, this.url.seed, this.url.sets, on ? this.url.setsB : null, this.keep());
+  }
+
+  /** The what-if actions for a node, in a small menu where it was clicked. */
+  private hostMenu(host: string, x: number, y: number): void {
+    const menu = byId('host-menu');
+    const close = () => {
+      menu.hidden = true;
+      document.removeEventListener('mousedown', outside, true);
+    };
+    const outside = (e: MouseEvent) => {
+      if (!menu.contains(e.target as Node)) close();
+    };
+    const m = this.runA?.model;
+    const atMs = m ? Math.max(0, Math.round((this.cursorT - m.t0) / 1000)) : 0;
+    const items = actionsFor(host).map((a) => {
+      const b = el('button', { class: 'menu-item', 'data-testid': `fault-${a.fault}${a.durationMs === null ? '-stay' : ''}` }, a.label);
+      b.addEventListener('click', () => {
+        close();
+        this.fork({ fault: a.fault, host, atMs, durationMs: a.durationMs });
+      });
+      return b;
+    });
+    replace(menu, el('div', { class: 'menu-head' }, `${host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    menu.hidden = false;
+    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
+    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
+    document.addEventListener('mousedown', outside, true);
+  }
+
+  /**
+   * Forks the run: the same scenario, seed and settings with the fault added at the cursor, beside the original
+   * (A keeps its trace and hash).
+   */
+  private fork(f: LiveFault): void {
+    const spec = this.spec;
+    if (!spec || !this.runA) {
+      this.showError('A trace file cannot be changed: run its scenario here first (the button in the settings row), then add a fault.');
+      return;
+    }
+    const durationMs = this.durationMs(spec);
+    if (f.atMs > durationMs) {
+      this.showError(`The cursor is at ${f.atMs / 1000}s, in the quiet period after the scenario's ${durationMs / 1000}s of faults: move it into the run to add a fault.`);
+      return;
+    }
+    this.url.compare = true;
+    this.url.setsB = [...this.url.sets];
+    this.url.forkB = [encodeFault(f)];
+    void this.runScenario(spec, this.url.seed, this.url.sets, this.url.setsB, this.keep());
+  }
+
+  private durationMs(spec: ScenarioSpec): number {
+    const d = spec.duration;
+    return typeof d === 'number' ? d : (parseDuration(d) ?? 0) / 1000;
+  }
+
+  /** A lesson's "try it" change: the scenario as written (A) beside the changed one (B), on the same seed. */
+  private tryChange(set: string): void {
+    if (!this.spec) return;
+    this.url.sets = [];
+    this.url.forkB = [];
+    this.url.setsB = [set];
+    this.url.compare = true;
+    void this.runScenario(this.spec, this.url.seed, [], [set], this.keep());
   }
 
   private runHere(): void {
@@ -207,19 +316,21 @@ export class App {
     this.url.seed = String(seed);
     byId<HTMLInputElement>('seed').value = String(seed);
     this.setStatus(false);
-    const want: { label: string; sets: readonly string[] }[] = [{ label: 'A', sets }];
-    if (setsB) want.push({ label: 'B', sets: setsB });
-    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}`));
+    const forks = setsB ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const want: { label: string; sets: readonly string[]; spec: ScenarioSpec; forks: readonly LiveFault[] }[] = [{ label: 'A', sets, spec, forks: [] }];
+    if (setsB) want.push({ label: 'B', sets: setsB, spec: withFaults(spec, forks), forks });
+    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f)}`).join('')}`));
     try {
       const payloads = await Promise.all(
         want.map((w, k) => {
-          const key = JSON.stringify([spec.id, seed, w.sets]);
+          // By the document itself: an edited scenario keeps its library id but is another run.
+          const key = JSON.stringify([JSON.stringify(w.spec), seed, w.sets]);
           const hit = this.cache.get(key);
           if (hit) {
             bars[k]?.(1, hit.events.length, 'done');
             return Promise.resolve(hit);
           }
-          const job = startJob({ kind: 'run', spec, sets: [...w.sets], seed }, (p: Progress) => bars[k]?.(p.fraction, p.events, p.phase));
+          const job = startJob({ kind: 'run', spec: w.spec, sets: [...w.sets], seed }, (p: Progress) => bars[k]?.(p.fraction, p.events, p.phase));
           this.jobs.push(job);
           return job.promise.then((payload) => {
             this.cache.set(key, payload);
@@ -240,32 +351,54 @@ export class App {
   }
 
   private async loadFile(file: File): Promise<void> {
+    const message = await this.openText(await file.text(), file.name);
+    if (message !== null) this.showError(message);
+  }
+
+  /**
+   * Opens a file's text: a trace is read and checked, a scenario (a .json document) validated and run, as the CLI
+   * would. Resolves to the error line (already shown where the text came from), or null.
+   */
+  private async openText(text: string, name: string): Promise<string | null> {
     this.cancelJobs();
     this.pause();
     this.setStatus(false);
-    const bars = this.showProgress(`opening ${file.name}`, ['reading']);
+    const bars = this.showProgress(`opening ${name}`, ['reading']);
     try {
-      const text = await file.text();
-      const req: WorkerRequest = { kind: 'parse', text, name: file.name };
+      const req: WorkerRequest = { kind: 'parse', text, name, seed: byId<HTMLInputElement>('seed').value.trim() };
       const job = startJob(req, (p) => bars[0]?.(p.fraction, p.events, p.phase));
       this.jobs = [job];
       const payload = await job.promise;
       this.jobs = [];
       this.hideProgress();
-      this.spec = null;
-      this.fileName = file.name;
-      this.url = { ...defaultState(), side: this.url.side, view: this.url.view };
+      if (payload.scenario) {
+        // A scenario file: it runs here like a library scenario (settings, what-ifs, a link that carries it).
+        this.spec = payload.scenario;
+        this.fileName = null;
+        this.url = { ...defaultState(), seed: String(payload.header.seed), side: this.url.side, view: lessonView(payload.scenario) };
+        this.setView(this.url.view, false);
+        byId('editor').hidden = true;
+      } else {
+        this.spec = null;
+        this.fileName = name;
+        this.url = { ...defaultState(), side: this.url.side, view: this.url.view };
+      }
       this.install(payload, null, {});
+      return null;
     } catch (e) {
-      if (e instanceof JobCancelled) return;
+      if (e instanceof JobCancelled) return null;
       this.hideProgress();
-      this.showError(`Could not open ${file.name}: ${(e as Error).message}`);
       this.setStatus(true);
+      const message = (e as Error).message;
+      // A scenario's error already names its file, as the CLI's does.
+      return message.startsWith(`${name}:`) || message.startsWith(`${name} `) ? `Could not open ${message}` : `Could not open ${name}: ${message}`;
     }
   }
 
   private install(a: RunPayload, b: RunPayload | null, restore: Restore): void {
     this.hideError();
+    this.waitingAt = -1;
+    this.shownCaption = -1;
     this.runA = new LoadedRun(a, 'A');
     this.runB = b ? new LoadedRun(b, 'B') : null;
     this.loads++;
@@ -281,7 +414,7 @@ export class App {
     });
     this.timeline.setRun(this.runA);
     this.transport.setRun(this.runA);
-    this.checks.setRuns(this.runA, this.runB);
+    this.checks.setRuns(this.runA, this.runB, { A: this.changeOf('A', this.runA), B: this.runB ? this.changeOf('B', this.runB) : null });
     this.events.setRun(this.runA);
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
@@ -346,6 +479,18 @@ export class App {
     } else this.seek(this.cursor + dir);
   }
 
+  /** The next / previous caption: the cursor goes to its event. */
+  private stepCaption(dir: 1 | -1): void {
+    const m = this.runA?.model;
+    if (!m) return;
+    this.pause();
+    const caps = m.captions;
+    const c = dir > 0 ? caps.find((x) => x.i > this.cursor) : [...caps].reverse().find((x) => x.i < this.cursor);
+    if (!c) return;
+    this.seek(c.i);
+    this.waitingAt = this.guided ? c.i : -1;
+  }
+
   private togglePlay(): void {
     if (this.playing) this.pause();
     else this.play();
@@ -356,15 +501,25 @@ export class App {
     if (!m) return;
     if (this.cursor >= m.n - 1) this.seek(m.indexAtTime(m.t0));
     this.playing = true;
+    this.waitingAt = -1;
     this.lastFrame = performance.now();
     const tick = (now: number) => {
       if (!this.playing || !this.runA) return;
       const dt = Math.min(100, now - this.lastFrame);
       this.lastFrame = now;
       const mm = this.runA.model;
+      const from = this.cursor;
       this.cursorT = Math.min(mm.tLast, this.cursorT + dt * 1000 * this.speed);
       this.cursor = mm.indexAtTime(this.cursorT);
       if (this.cursorT >= mm.tLast) this.playing = false;
+      // Guided: stop exactly at the next caption, where the state is what it tells.
+      const cap = this.guided ? mm.captions.find((c) => c.i > from && c.i <= this.cursor) : undefined;
+      if (cap) {
+        this.cursor = cap.i;
+        this.cursorT = cap.t;
+        this.playing = false;
+        this.waitingAt = cap.i;
+      }
       this.render();
       this.writeUrlSoon();
       if (this.playing) requestAnimationFrame(tick);
@@ -437,21 +592,27 @@ export class App {
     this.status.dataset['cursor'] = String(this.cursor);
   }
 
-  private renderCaption(caption: { t: number; text: string } | null, now: number): void {
-    const bar = byId('caption-bar');
-    const m = this.runA?.model;
-    if (!m || m.captions.length === 0) {
-      bar.hidden = true;
-      return;
+  /** The caption at the cursor; its subject pulses on screen while it is fresh, and the views turn to it once. */
+  private renderCaption(shown: { readonly i: number } | null, now: number): void {
+    const m = this.runA?.model ?? null;
+    const caption: Caption | null = m && shown ? (m.captions.find((c) => c.i === shown.i) ?? null) : null;
+    const waiting = !this.playing && this.waitingAt >= 0 && this.waitingAt === this.cursor;
+    this.captionBar.render(m, caption, this.cursor, waiting, now);
+    const fresh = caption !== null && m !== null && (waiting || this.cursor === caption.i || now - caption.t < 4_000_000);
+    const subject = fresh && m ? captionSubject(m, caption.about) : null;
+    const pa = this.panes[0];
+    if (caption && subject && caption.i !== this.shownCaption && pa) {
+      this.shownCaption = caption.i;
+      if (subject.partition && subject.partition !== pa.partition.partitionKey && m!.partitions.some((p) => p.key === subject.partition)) {
+        for (const p of this.panes) p.partition.setPartition(subject.partition);
+        this.url.partition = subject.partition;
+      }
     }
-    bar.hidden = false;
-    if (!caption) {
-      replace(bar, el('span', { class: 'cap-time' }, 'Guided scenario'), 'Press Space to play, or Shift+→ to step through its moments. The story appears here.');
-      bar.classList.remove('old');
-      return;
+    for (const p of this.panes) {
+      p.cluster.setPulse(subject?.hosts ?? []);
+      p.partition.setPulse(subject?.brokers ?? []);
     }
-    replace(bar, el('span', { class: 'cap-time' }, rel(caption.t, m.t0)), caption.text);
-    bar.classList.toggle('old', now - caption.t > 15_000_000);
+    this.status.dataset['captionWaiting'] = String(waiting);
   }
 
   // ---------------------------------------------------------------- layout
@@ -474,7 +635,7 @@ export class App {
           this.writeUrlSoon();
         },
       });
-      this.panes.push({ label, root, title, cluster: new ClusterView(clusterRoot), partition });
+      this.panes.push({ label, root, title, cluster: new ClusterView(clusterRoot, label === 'A' ? (host, x, y) => this.hostMenu(host, x, y) : null), partition });
     }
     this.panesRoot.classList.toggle('compare', n > 1);
     this.panesRoot.classList.toggle('empty', this.runA === null);
@@ -497,15 +658,29 @@ export class App {
         el('span', { class: 'sets', 'data-testid': `settings-${p.label}` }, effectiveSettings(run.model.spec)),
         el('span', { class: `verdict ${lost > 0 ? 'bad' : 'good'}`, 'data-testid': `verdict-${p.label}` }, lost > 0 ? `${lost} acknowledged write${lost === 1 ? '' : 's'} lost` : `no acknowledged write lost (${acked} acked)`),
       ),
-      compare || run.payload.sets.length > 0
+      compare || run.payload.sets.length > 0 || (p.label === 'B' && this.url.forkB.length > 0)
         ? el(
             'div',
             { class: 'pane-line dim' },
-            run.payload.sets.length > 0 ? `changed: ${describeSets(run.payload.sets)}` : 'as the scenario says',
+            this.changedText(p.label, run),
             compare ? el('span', { class: 'hash', 'data-testid': `hash-${p.label}` }, `hash ${run.payload.hash}`) : null,
           )
         : null,
     );
+  }
+
+  /** What the learner changed on a side (its settings, a fault added from the screen), or null. */
+  private changeOf(label: 'A' | 'B', run: LoadedRun): string | null {
+    const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f)}`)];
+    return parts.length > 0 ? parts.join(', ') : null;
+  }
+
+  private changedText(label: 'A' | 'B', run: LoadedRun): string {
+    const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
+    const sets = run.payload.sets.length > 0 ? describeSets(run.payload.sets) : '';
+    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f)}`)].filter(Boolean);
+    return parts.length > 0 ? `changed: ${parts.join(' ')}` : 'as the scenario says';
   }
 
   private renderTitle(): void {
@@ -588,7 +763,14 @@ export class App {
       input.value = '';
     });
     byId('help-btn').addEventListener('click', () => (byId('help').hidden = false));
+    byId('edit-scenario').addEventListener('click', () => this.openEditor());
     byId('download').addEventListener('click', () => this.download());
+  }
+
+  /** The scenario on screen (or an empty document) in the editor. */
+  private openEditor(): void {
+    const spec = this.spec;
+    this.editor.open(spec, `${spec?.id ?? 'my-scenario'}.json`);
   }
 
   private wireDrop(): void {
@@ -632,16 +814,28 @@ export class App {
 
   private key(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
-    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') && (target as HTMLInputElement).type !== 'range';
+    const tag = target?.tagName ?? '';
+    const type = tag === 'INPUT' ? (target as HTMLInputElement).type : '';
+    // Text fields keep their keys; a select, a checkbox, a button or the slider do not take the transport's.
+    const typing = (tag === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(type)) || tag === 'TEXTAREA';
+    const control = tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && !typing);
     if (e.key === 'Escape') {
+      // Esc leaves a control: the next arrow steps time instead of changing a setting.
+      if (control || typing) target!.blur();
       if (!byId('help').hidden) byId('help').hidden = true;
+      else if (this.editor.isOpen) byId('editor').hidden = true;
       else if (this.gallery.isOpen && this.runA) this.gallery.close();
       else if (this.selected) this.select(null, false);
       return;
     }
     if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-    // A focused button takes Space and Enter itself.
-    if (target?.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return;
+    // On a select only the arrows and Space are the transport's (its own letters pick options); Enter on a button is the button's.
+    if (tag === 'SELECT' && !['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', ' '].includes(e.key)) return;
+    if (tag === 'SELECT' && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+      e.preventDefault();
+      return;
+    }
+    if (control && e.key === 'Enter') return;
     const handled = (f: () => void) => {
       e.preventDefault();
       f();
@@ -667,6 +861,10 @@ export class App {
         return handled(() => this.changeSpeed(-1));
       case 'l':
         return handled(() => this.nextLost());
+      case 'n':
+        return handled(() => this.stepCaption(1));
+      case 'p':
+        return handled(() => this.stepCaption(-1));
       case 'z':
         return handled(() => this.timeline.zoomAtCursor(4));
       case 'Z':
@@ -693,6 +891,8 @@ export class App {
         return handled(() => this.gallery.open(this.url.seed));
       case 'o':
         return handled(() => byId<HTMLInputElement>('file-input').click());
+      case 'e':
+        return handled(() => this.openEditor());
       case '?':
         return handled(() => (byId('help').hidden = !byId('help').hidden));
     }
@@ -727,9 +927,12 @@ export class App {
     if (!a) return;
     const u = this.url;
     const fromFile = a.payload.source === 'file';
+    const lib = this.spec ? findScenario(this.spec.id) : undefined;
+    const custom = this.spec !== null && (!lib || JSON.stringify(lib) !== JSON.stringify(this.spec));
     const state: UrlState = {
       ...u,
-      scenario: fromFile ? null : u.scenario,
+      scenario: fromFile || custom ? null : (u.scenario ?? this.spec?.id ?? null),
+      specJson: custom && !fromFile ? JSON.stringify(this.spec) : null,
       t: Math.round((this.cursorT - a.model.t0) / 10) / 100,
       e: this.cursor,
       value: this.selected,

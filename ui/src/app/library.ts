@@ -13,11 +13,6 @@ export function findScenario(id: string): ScenarioSpec | undefined {
   return LIBRARY.find((s) => s.id === id);
 }
 
-/** A guided scenario tells its story in captions. */
-export function isGuided(s: ScenarioSpec): boolean {
-  return (s.captions?.length ?? 0) > 0;
-}
-
 /** The courier-hub walk-through (and any scenario tagged as using the analogy) opens on the glossary. */
 export function usesAnalogy(s: ScenarioSpec): boolean {
   return s.id.includes('courier-hub') || (s.tags ?? []).some((t) => t === 'analogy' || t.includes('courier-hub'));

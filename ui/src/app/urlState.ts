@@ -1,10 +1,14 @@
 /** Everything a link must carry to reproduce a view. */
 export interface UrlState {
   scenario: string | null;
+  /** A scenario that is not the library's (opened or edited): its whole JSON document. */
+  specJson: string | null;
   seed: string;
   sets: string[];
   compare: boolean;
   setsB: string[];
+  /** Faults added to B at moments of the run ("what if" from the screen; liveFault.ts spells them). */
+  forkB: string[];
   /** Scenario-relative time of the cursor, in ms. */
   t: number | null;
   /** The cursor's event index (exact; wins over t when valid). */
@@ -16,7 +20,7 @@ export interface UrlState {
 }
 
 export function defaultState(): UrlState {
-  return { scenario: null, seed: '', sets: [], compare: false, setsB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
+  return { scenario: null, specJson: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
 }
 
 function numberOrNull(v: string | null): number | null {
@@ -29,10 +33,12 @@ export function readUrl(search: string): UrlState {
   const q = new URLSearchParams(search);
   const s = defaultState();
   s.scenario = q.get('s');
+  s.specJson = q.get('spec');
   s.seed = q.get('seed') ?? '';
   s.sets = q.getAll('set');
   s.compare = q.get('compare') === '1';
   s.setsB = q.getAll('b');
+  s.forkB = q.getAll('fb');
   s.t = numberOrNull(q.get('t'));
   const e = numberOrNull(q.get('e'));
   s.e = e !== null && Number.isInteger(e) && e >= -1 ? e : null;
@@ -48,11 +54,13 @@ export function readUrl(search: string): UrlState {
 export function writeUrl(s: UrlState): string {
   const q = new URLSearchParams();
   if (s.scenario) q.set('s', s.scenario);
+  else if (s.specJson) q.set('spec', s.specJson);
   if (s.seed) q.set('seed', s.seed);
   for (const x of s.sets) q.append('set', x);
   if (s.compare) {
     q.set('compare', '1');
     for (const x of s.setsB) q.append('b', x);
+    for (const x of s.forkB) q.append('fb', x);
   }
   if (s.t !== null) q.set('t', String(Math.round(s.t * 1000) / 1000));
   if (s.e !== null) q.set('e', String(s.e));

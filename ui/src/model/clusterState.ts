@@ -124,7 +124,8 @@ export interface ClusterState {
   readonly consumerGroups: Map<string, ConsumerGroupState>;
   /** group \u0000 topic-partition -> committed offset */
   readonly committed: Map<string, number>;
-  caption: { readonly t: number; readonly text: string } | null;
+  /** The caption last shown, and its event's index. */
+  caption: { readonly t: number; readonly text: string; readonly i: number } | null;
   acked: number;
   failed: number;
 }

@@ -212,6 +212,15 @@ function placement(header: TraceHeader): Placement {
  * the notable events, fault and downtime intervals, what happened to every produced value, and the
  * leaders' batches so any replica's record can be named.
  */
+/** A caption of a guided scenario as the UI shows it. */
+export interface Caption {
+  readonly t: number;
+  readonly i: number;
+  readonly text: string;
+  /** The index of the event it tells of (the anchor), or -1. */
+  readonly about: number;
+}
+
 export class TraceModel {
   readonly n: number;
   readonly t: Float64Array;
@@ -234,7 +243,8 @@ export class TraceModel {
   readonly partitions: PartitionInfo[] = [];
   readonly brokers: number[] = [];
   readonly messages: Messages | null;
-  readonly captions: { readonly t: number; readonly i: number; readonly text: string }[] = [];
+  /** The captions of a guided scenario: at index i, telling of the event at `about` (its index; -1 for a caption at a fixed time). */
+  readonly captions: Caption[] = [];
   readonly lost: ReadonlySet<string>;
   /** Lost values per partition key, by offset of the leader's append. */
   readonly lostByPartition = new Map<string, { offset: number; value: string }[]>();

@@ -49,6 +49,38 @@ function describe(name: string): string {
 }
 
 /**
+ * A scenario's expectations, read as what it claims will happen: each claim came true in this run or did not.
+ * On the scenario as written a claim that did not come true is a failure (red); once the learner has changed a
+ * setting it is the result of their experiment (neutral), not an error.
+ */
+function predictions(run: LoadedRun, side: 'A' | 'B' | null, change: string | null): Child[] {
+  const changed = change !== null;
+  const exps = run.payload.expectations;
+  const differ = exps.filter((x) => !x.ok).length;
+  const head = el('h3', {}, side ? `${side}: the scenario predicts` : 'The scenario predicts');
+  const note = changed
+    ? el(
+        'p',
+        { class: 'experiment', 'data-testid': `experiment${side ? `-${side}` : ''}` },
+        `You changed ${change}. The predictions are for the scenario as written: `,
+        differ === 0 ? 'your run still bears out every one of them.' : `${differ} of them did not come true in your run, and that difference is what your change did.`,
+      )
+    : null;
+  const items = exps.map((x) =>
+    el(
+      'li',
+      { class: x.ok ? 'ok' : changed ? 'differs' : 'bad', 'data-testid': 'prediction' },
+      el('span', { class: 'mark' }, x.ok ? '✓' : changed ? '≠' : '✗'),
+      ` ${x.description} `,
+      el('span', { class: 'verdict-word' }, x.ok ? '— it happened' : changed ? '— not in your run' : '— it did not happen'),
+      ' ',
+      el('span', { class: 'dim' }, `(${x.check} = ${x.actual}; predicted ${x.op} ${x.expected})`),
+    ),
+  );
+  return [head, note, el('ul', { class: 'expectations' }, ...items)];
+}
+
+/**
  * The checkers' verdict on the run: expectations, the guarantees (anomaly counts), the lost writes with
  * their stories (each time in a story moves the cursor there), and the service figures.
  */
@@ -69,7 +101,8 @@ export class ChecksView {
     root.append(this.body);
   }
 
-  setRuns(run: LoadedRun | null, runB: LoadedRun | null): void {
+  /** `changes`: what the learner changed on each side (settings, an added fault), null where it runs as written. */
+  setRuns(run: LoadedRun | null, runB: LoadedRun | null, changes: { readonly A: string | null; readonly B: string | null } = { A: null, B: null }): void {
     this.run = run;
     this.runB = runB;
     this.listItems.clear();
@@ -81,13 +114,8 @@ export class ChecksView {
 
     if (runB) parts.push(this.compareTable(run, runB));
 
-    const exps = run.payload.expectations;
-    if (exps.length > 0) {
-      parts.push(
-        el('h3', {}, 'Expectations'),
-        el('ul', { class: 'expectations' }, ...exps.map((x) => el('li', { class: x.ok ? 'ok' : 'bad' }, el('span', { class: 'mark' }, x.ok ? '✓' : '✗'), ` ${x.description} `, el('span', { class: 'dim' }, `(${x.check} = ${x.actual})`)))),
-      );
-    }
+    if (run.payload.expectations.length > 0) parts.push(...predictions(run, runB ? 'A' : null, changes.A));
+    if (runB && runB.payload.expectations.length > 0) parts.push(...predictions(runB, 'B', changes.B));
 
     // Lost writes first: the question everyone asks.
     const lost = checks['lost-write'];

@@ -26,7 +26,11 @@ export class ClusterView {
   private run: LoadedRun | null = null;
   private cards: Card[] = [];
 
-  constructor(private readonly root: HTMLElement) {}
+  constructor(
+    private readonly root: HTMLElement,
+    /** A click (or right-click) on a node: what-if actions for it. */
+    private readonly onHost: ((host: string, x: number, y: number) => void) | null = null,
+  ) {}
 
   setRun(run: LoadedRun | null): void {
     this.run = run;
@@ -71,7 +75,22 @@ export class ClusterView {
     );
     const c = { lane, laneIndex, root, pill, badges, body };
     this.cards.push(c);
+    if (this.onHost && lane.id !== 'admin' && lane.id !== 'operator') {
+      root.classList.add('actionable');
+      root.title = 'Click: crash, stop, power off, pause or isolate it at this moment (a what-if run beside this one)';
+      const open = (e: MouseEvent) => {
+        e.preventDefault();
+        this.onHost!(lane.id, e.clientX, e.clientY);
+      };
+      root.addEventListener('click', open);
+      root.addEventListener('contextmenu', open);
+    }
     return c;
+  }
+
+  /** The hosts a caption names pulse. */
+  setPulse(hosts: readonly string[]): void {
+    for (const c of this.cards) c.root.classList.toggle('pulse', hosts.includes(c.lane.id));
   }
 
   render(state: ClusterState, selected: string | null, partitionKey: string): void {

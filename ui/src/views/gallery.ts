@@ -1,6 +1,6 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { el, replace } from '../lib/dom';
-import { isGuided } from '../app/library';
+import { course, START_HERE, visibleTags } from '../app/curriculum';
 
 export interface GalleryHandlers {
   onChoose(id: string, seed: string): void;
@@ -8,7 +8,7 @@ export interface GalleryHandlers {
   onClose(): void;
 }
 
-/** The scenario library as cards: title, summary, tags; a seed box; or open a trace file instead. */
+/** The scenario library as a course: chapters in teaching order, a filter by chapter, where to start; a seed box; or open a trace file. */
 export class Gallery {
   private readonly seed: HTMLInputElement;
 
@@ -20,32 +20,50 @@ export class Gallery {
     this.seed = el('input', { size: 6, 'data-testid': 'gallery-seed', spellcheck: 'false', placeholder: 'scenario’s' });
     const close = el('button', { title: 'Close (Esc)' }, 'Close');
     close.addEventListener('click', () => this.handlers.onClose());
-    const open = el('button', {}, 'Open a trace file…');
+    const open = el('button', { title: 'A trace written by kafkasim run --trace, or a scenario .json file' }, 'Open a file…');
     open.addEventListener('click', () => this.handlers.onOpenFile());
-    const cards = library.map((s) => {
+    const card = (s: ScenarioSpec, n: number) => {
       const faults = s.faults?.length ?? 0;
-      const card = el(
+      const first = s.id === START_HERE;
+      const c = el(
         'button',
-        { class: 'scenario-card', 'data-scenario': s.id, 'data-testid': `scenario-${s.id}` },
-        el('span', { class: 'sc-title' }, s.title ?? s.id),
+        { class: `scenario-card${first ? ' start' : ''}`, 'data-scenario': s.id, 'data-testid': `scenario-${s.id}` },
+        first ? el('span', { class: 'sc-start', 'data-testid': 'start-here' }, 'Start here') : null,
+        el('span', { class: 'sc-title' }, `${n}. ${s.title ?? s.id}`),
         el('span', { class: 'sc-id' }, s.id),
         s.summary ? el('span', { class: 'sc-summary' }, s.summary) : null,
-        el(
-          'span',
-          { class: 'tags' },
-          isGuided(s) ? el('span', { class: 'tag guided' }, 'guided') : null,
-          el('span', { class: 'tag' }, `${faults} fault${faults === 1 ? '' : 's'}`),
-          ...(s.tags ?? []).map((t) => el('span', { class: 'tag' }, t)),
-        ),
+        el('span', { class: 'tags' }, el('span', { class: 'tag' }, `${faults} fault${faults === 1 ? '' : 's'}`), ...visibleTags(s).map((t) => el('span', { class: 'tag' }, t))),
       );
-      card.addEventListener('click', () => this.handlers.onChoose(s.id, this.seed.value.trim()));
-      return card;
-    });
+      c.addEventListener('click', () => this.handlers.onChoose(s.id, this.seed.value.trim()));
+      return c;
+    };
+    const chapters = course(library);
+    let n = 0;
+    const sections = chapters.map(({ chapter, scenarios }, k) =>
+      el(
+        'section',
+        { class: 'chapter', 'data-chapter': chapter.id, 'data-testid': `chapter-${chapter.id}` },
+        el('h3', {}, `${k + 1} · ${chapter.title}`),
+        el('div', { class: 'gallery-grid' }, ...scenarios.map((s) => card(s, ++n))),
+      ),
+    );
+    const chip = (id: string, label: string) => {
+      const b = el('button', { class: `chip${id === 'all' ? ' active' : ''}`, 'data-filter': id, 'data-testid': `filter-${id}` }, label);
+      b.addEventListener('click', () => {
+        for (const x of filters.querySelectorAll('.chip')) x.classList.toggle('active', x === b);
+        for (const sec of sections) sec.hidden = id !== 'all' && sec.dataset['chapter'] !== id;
+      });
+      return b;
+    };
+    const filters = el('div', { class: 'chapter-filters', 'data-testid': 'gallery-filters' }, chip('all', 'the whole course'), ...chapters.map(({ chapter }) => chip(chapter.id, chapter.title)));
+    const startBtn = el('button', { class: 'primary', 'data-testid': 'gallery-start' }, 'Start here ▶');
+    startBtn.addEventListener('click', () => this.handlers.onChoose(START_HERE, this.seed.value.trim()));
     const sheet = el(
       'div',
       { class: 'sheet', role: 'dialog', 'aria-label': 'Scenarios' },
-      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), el('label', {}, 'seed ', this.seed), open, close),
-      library.length ? el('div', { class: 'gallery-grid' }, ...cards) : el('p', {}, 'The library is empty.'),
+      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', {}, 'seed ', this.seed), open, close),
+      library.length ? filters : null,
+      library.length ? el('div', { class: 'chapters' }, ...sections) : el('p', {}, 'The library is empty.'),
     );
     replace(root, sheet);
     root.addEventListener('click', (e) => {

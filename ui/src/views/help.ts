@@ -4,6 +4,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['Space', 'play / pause'],
   ['→ / ←', 'next / previous event'],
   ['Shift + → / ←', 'next / previous notable event (faults, elections, ISR changes, truncations, lost acknowledgements, captions)'],
+  ['n / p', 'guided scenario: next / previous caption (playback stops at each one; Space continues)'],
   ['Home / End', 'the first / last event'],
   ['0', 'scenario time 0 (the cluster has booted)'],
   ['] / [', 'faster / slower'],
@@ -15,7 +16,8 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['3 / 4 / 5', 'checks / events / learn'],
   ['c', 'compare two settings side by side'],
   ['g', 'scenarios'],
-  ['o', 'open a trace file'],
+  ['o', 'open a trace or a scenario file'],
+  ['e', 'this scenario as its JSON file: edit, run, save'],
   ['Esc', 'close a dialog, or clear the chosen record'],
   ['?', 'this help'],
 ];

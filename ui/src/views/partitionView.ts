@@ -8,6 +8,7 @@ import { flushedAt } from '../model/clusterState';
 import { chainToArray, durableEnd, findBatch, type BatchNode, type Removal } from '../model/replicaLog';
 import type { Tooltip } from './tooltip';
 import { tpKey } from '../../../sim/kafka/topicPartition';
+import { currentMoment, divergence, storyMoments, type StoryMoment } from '../model/storyFocus';
 
 export interface PartitionViewHandlers {
   onSelectValue(value: string | null): void;
@@ -22,6 +23,15 @@ interface RowModel {
   readonly inIsr: boolean;
   readonly inElr: boolean;
   readonly removals: Removal[];
+  /** The broker is powered off: what only its page cache held is gone. */
+  readonly powerOff: boolean;
+}
+
+/** Offsets the view frames when it follows the story, and why (shown above the cells). */
+interface Frame {
+  readonly lo: number;
+  readonly hi: number;
+  readonly why: string;
 }
 
 interface Cell {
@@ -36,6 +46,8 @@ interface Cell {
   readonly selected: boolean;
   readonly ghost: Removal | null;
   readonly appendT: number;
+  /** Only in the page cache of a broker that lost power: lost. */
+  readonly powerLost: boolean;
   /** A transaction marker's cell. */
   readonly control?: 'COMMIT' | 'ABORT';
 }
@@ -46,6 +58,8 @@ const CELL_H = 22;
 const GHOST_H = 8;
 const ROW_H = CELL_H + GHOST_H + 10;
 const OVERVIEW_ROW = 9;
+/** The narrowest cell when the view zooms out to frame a story's offsets. */
+const MIN_CELL_W = 0.6;
 /** A transaction marker's cell: not a record, so no epoch colour. */
 const MARKER_FILL = '#f4f1e8';
 
@@ -68,6 +82,10 @@ export class PartitionView {
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
+  /** The story moments of the partition shown (computed once per partition). */
+  private moments: StoryMoment[] | null = null;
+  /** Brokers whose rows a caption names (they pulse). */
+  private pulse: readonly number[] = [];
 
   constructor(
     private readonly root: HTMLElement,
@@ -94,6 +112,8 @@ export class PartitionView {
       el('span', { class: 'lg acked' }, 'acknowledged'),
       el('span', { class: 'lg lost' }, 'acknowledged, later lost'),
       el('span', { class: 'lg ghost' }, 'removed by truncation'),
+      el('span', { class: 'lg powerlost' }, 'lost in a power cut (was page cache only)'),
+      el('span', { class: 'lg edge' }, '▶ HW / LEO beyond the window'),
       el('span', { class: 'lg hw' }, 'high watermark'),
       el('span', { class: 'lg lso' }, 'last stable offset (an open transaction holds it)'),
       el('span', { class: 'lg marker' }, 'C / A: transaction marker (commit / abort)'),
@@ -106,10 +126,17 @@ export class PartitionView {
     this.run = run;
     this.maxOffset.clear();
     this.windowStart = null;
+    this.moments = null;
     const parts = run?.model.partitions ?? [];
     this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
     replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
     this.select.hidden = parts.length <= 1;
+  }
+
+  setPulse(brokers: readonly number[]): void {
+    if (brokers.length === this.pulse.length && brokers.every((b, k) => b === this.pulse[k])) return;
+    this.pulse = brokers;
+    this.svg.selectAll<SVGGElement, RowModel>('g.pv-row').classed('pulse', (d) => brokers.includes(d.r.broker));
   }
 
   get partitionKey(): string {
@@ -121,6 +148,7 @@ export class PartitionView {
     this.key = key;
     this.select.value = key;
     this.windowStart = null;
+    this.moments = null;
     this.rerender();
   }
 
@@ -141,8 +169,34 @@ export class PartitionView {
   }
 
   private cellCount(): number {
-    const w = this.root.clientWidth || 800;
-    return Math.max(8, Math.floor((w - LABEL_W - 24) / CELL_W));
+    return Math.max(8, Math.floor(this.cellsWidth() / CELL_W));
+  }
+
+  /** Pixels for the offset cells. */
+  private cellsWidth(): number {
+    return Math.max(400, (this.root.clientWidth || 800) - 8) - LABEL_W - 24;
+  }
+
+  /**
+   * What the story is about at this moment, when the view follows it: the offsets a recent truncation removed, the
+   * offsets a new leader lacks, the page cache a power loss emptied; else where two replicas disagree; else null
+   * (the tail).
+   */
+  private storyFrame(state: ClusterState, rows: readonly RowModel[]): Frame | null {
+    const run = this.run!;
+    this.moments ??= storyMoments(run.model, this.key);
+    const m = currentMoment(this.moments, state.i, this.last?.now ?? 0);
+    const row = m ? rows.find((r) => r.r.broker === m.broker) : undefined;
+    if (m && row) {
+      if (m.kind === 'truncate') return { lo: m.lo, hi: m.hi, why: `broker ${m.broker} truncated offsets ${m.lo}–${m.hi}` };
+      if (m.kind === 'election') {
+        const others = Math.max(...rows.filter((r) => r !== row).map((r) => r.r.leo));
+        if (others > row.r.leo) return { lo: row.r.leo, hi: others - 1, why: `broker ${m.broker} leads from offset ${row.r.leo}: offsets ${row.r.leo}–${others - 1} are only on other replicas` };
+      }
+      if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `broker ${m.broker} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
+    }
+    const d = divergence(rows.map((r) => ({ batches: r.batches, logStart: r.r.logStart, leo: r.r.leo })));
+    return d ? { lo: d.lo, hi: d.hi, why: `the replicas hold different records at offsets ${d.lo}–${d.hi}` } : null;
   }
 
   private batchesOf(r: ReplicaState): BatchNode[] {
@@ -183,13 +237,21 @@ export class PartitionView {
     const model = run.model;
     const rows = this.rowModels(run, state, p, now);
     const width = Math.max(400, this.root.clientWidth - 8);
-    const cells = this.cellCount();
     const maxLeo = Math.max(0, ...rows.map((r) => r.r.leo));
     const minStart = Math.min(...rows.map((r) => r.r.logStart));
-    // Following: the tail, or, when the leader runs far ahead of the high watermark, the place where
-    // the copies stop agreeing.
-    const start = this.windowStart ?? Math.max(minStart, Math.min(p.hw - 6, maxLeo + 3 - cells));
+    // Following: the story's offsets (zoomed out to fit them), else the tail, or, when the leader runs far ahead
+    // of the high watermark, the place where the copies stop agreeing.
+    const frame = this.windowStart === null ? this.storyFrame(state, rows) : null;
+    let cells = this.cellCount();
+    let start: number;
+    if (frame) {
+      const span = frame.hi - frame.lo + 1;
+      const margin = Math.max(3, Math.ceil(span * 0.06));
+      cells = Math.min(Math.max(cells, span + 2 * margin), Math.floor(this.cellsWidth() / MIN_CELL_W));
+      start = Math.max(0, frame.lo - Math.max(Math.min(margin, cells - span), Math.floor((cells - span) / 2)));
+    } else start = this.windowStart ?? Math.max(minStart, Math.min(p.hw - 6, maxLeo + 3 - cells));
     const end = start + cells;
+    const cw = frame ? this.cellsWidth() / cells : CELL_W;
     this.followBtn.disabled = this.windowStart === null;
     const selInfo = selected ? model.values.get(selected) : undefined;
 
@@ -293,20 +355,33 @@ export class PartitionView {
 
     // ---- detail: offset cells ----
     const det = this.group('detail');
-    const x = (o: number) => LABEL_W + (o - start) * CELL_W;
+    // Zoomed out to frame a story, cells are too thin for outlines: colour alone tells them apart.
+    det.classed('pv-zoomed', cw < 6);
+    const x = (o: number) => LABEL_W + (o - start) * cw;
     const ticks: number[] = [];
-    const every = 5;
+    const every = [5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].find((k) => k * cw >= 44) ?? 20000;
     for (let o = Math.ceil(start / every) * every; o < end; o += every) ticks.push(o);
     det
       .selectAll('text.pv-offset')
       .data(ticks)
       .join('text')
       .attr('class', 'pv-offset')
-      .attr('x', (o) => x(o) + CELL_W / 2)
+      .attr('x', (o) => x(o) + cw / 2)
       .attr('y', detTop - 8)
       .attr('text-anchor', 'middle')
       .text((o) => String(o));
     det.selectAll('text.pv-offset-title').data([0]).join('text').attr('class', 'pv-offset-title pv-caption').attr('x', 4).attr('y', detTop - 8).text('offset →');
+    det
+      .selectAll('text.pv-focus')
+      .data(frame ? [frame] : [])
+      .join('text')
+      .attr('class', 'pv-focus')
+      .attr('data-testid', 'pv-focus')
+      .attr('data-lo', (f) => f.lo)
+      .attr('data-hi', (f) => f.hi)
+      .attr('x', LABEL_W)
+      .attr('y', detTop - 20)
+      .text((f) => `following the story: ${f.why}`);
 
     // Transaction markers by offset, from the replicas that appended them as leaders (a follower's append
     // event covers a whole fetch, markers among its batches): the same offset in the same epoch is the marker.
@@ -335,6 +410,7 @@ export class PartitionView {
           selected: selected !== null && value === selected,
           ghost: null,
           appendT: b.t,
+          powerLost: row.powerOff && o >= row.durable,
           ...(markerAt.get(o)?.epoch === b.epoch && { control: markerAt.get(o)!.control }),
         });
       }
@@ -346,7 +422,7 @@ export class PartitionView {
             if (seen.has(o)) continue;
             seen.add(o);
             const value = model.valueAt(this.key, b.epoch, o);
-            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1 });
+            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1, powerLost: false });
           }
         }
       }
@@ -366,12 +442,13 @@ export class PartitionView {
         return g;
       })
       .attr('transform', (_d, i) => `translate(0,${detTop + i * ROW_H})`)
+      .classed('pulse', (d) => this.pulse.includes(d.r.broker))
       .attr('data-testid', (d) => `replica-row-${d.r.broker}`);
     rowG
       .select('rect.pv-rowbg')
       .attr('x', LABEL_W - 2)
       .attr('y', -2)
-      .attr('width', Math.min(width - LABEL_W - 8, cells * CELL_W + 4))
+      .attr('width', Math.min(width - LABEL_W - 8, cells * cw + 4))
       .attr('height', CELL_H + 4)
       .attr('class', (d) => `pv-rowbg ${d.hostStatus !== 'up' ? 'down' : ''}`);
     rowG
@@ -400,18 +477,19 @@ export class PartitionView {
       .text((d) => `${d.hostStatus} · ${d.r.leo <= d.r.logStart ? 'empty' : d.durable <= d.r.logStart ? 'nothing on disk yet' : d.durable >= d.r.leo ? 'all on disk' : `on disk below ${d.durable}`}`)
       .attr('class', (d) => `pv-rowsub2 ${d.hostStatus !== 'up' ? 'down' : ''}`);
 
+    const gap = cw >= 8 ? 2 : cw >= 3 ? 1 : 0;
     const cellSel = det
       .selectAll<SVGRectElement, Cell>('rect.cell')
       .data(all, (d) => d.key)
       .join('rect')
-      .attr('x', (d) => x(d.offset) + 1)
+      .attr('x', (d) => x(d.offset) + gap / 2)
       .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + 2 : 0))
-      .attr('width', CELL_W - 2)
+      .attr('width', Math.max(0.5, cw - gap))
       .attr('height', (d) => (d.ghost ? GHOST_H - 1 : CELL_H))
-      .attr('rx', 2)
-      .attr('fill', (d) => (d.ghost ? LOST : d.control ? MARKER_FILL : epochColor(d.epoch)))
-      .attr('fill-opacity', (d) => (d.ghost ? 0.55 : d.durable ? 1 : 0.35))
-      .attr('class', (d) => `cell${d.control ? ` marker ${d.control.toLowerCase()}` : ''}${d.ghost ? ' ghost' : ''}${d.durable ? ' durable' : ' cached'}${d.lost ? ' lost' : ''}${d.selected ? ' selected' : ''}${d.acked ? ' acked' : ''}`)
+      .attr('rx', cw >= 8 ? 2 : 0)
+      .attr('fill', (d) => (d.ghost ? LOST : d.powerLost ? '#fff' : d.control ? MARKER_FILL : epochColor(d.epoch)))
+      .attr('fill-opacity', (d) => (d.ghost ? 0.55 : d.powerLost ? 1 : d.durable ? 1 : 0.35))
+      .attr('class', (d) => `cell${d.control ? ` marker ${d.control.toLowerCase()}` : ''}${d.ghost ? ' ghost' : ''}${d.durable ? ' durable' : ' cached'}${d.powerLost ? ' powerlost' : ''}${d.lost ? ' lost' : ''}${d.selected ? ' selected' : ''}${d.acked ? ' acked' : ''}`)
       .attr('data-testid', (d) => (d.selected ? 'highlight' : null))
       .attr('data-offset', (d) => d.offset)
       .attr('data-broker', (d) => rows[d.row]!.r.broker);
@@ -422,29 +500,29 @@ export class PartitionView {
         if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
       });
 
-    // Transaction markers: C or A on their cell.
+    // Transaction markers: C or A on their cell (when cells are wide enough for a letter).
     det
       .selectAll<SVGTextElement, Cell>('text.marker')
       .data(
-        all.filter((d) => d.control !== undefined),
+        cw >= 9 ? all.filter((d) => d.control !== undefined) : [],
         (d) => d.key,
       )
       .join('text')
       .attr('class', (d) => `marker ${d.control!.toLowerCase()}`)
-      .attr('x', (d) => x(d.offset) + CELL_W / 2)
+      .attr('x', (d) => x(d.offset) + cw / 2)
       .attr('y', (d) => detTop + d.row * ROW_H + CELL_H / 2 + 4)
       .attr('text-anchor', 'middle')
       .attr('pointer-events', 'none')
       .text((d) => (d.control === 'COMMIT' ? 'C' : 'A'));
 
     // Acknowledged rings and lost marks, drawn over the cells.
-    const marks = all.filter((d) => !d.ghost && (d.acked || d.lost));
+    const marks = cw >= 9 ? all.filter((d) => !d.ghost && (d.acked || d.lost)) : [];
     det
       .selectAll<SVGCircleElement, Cell>('circle.ackdot')
       .data(marks, (d) => d.key)
       .join('circle')
       .attr('class', (d) => `ackdot${d.lost && d.acked ? ' lost' : ''}`)
-      .attr('cx', (d) => x(d.offset) + CELL_W / 2)
+      .attr('cx', (d) => x(d.offset) + cw / 2)
       .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
       .attr('r', (d) => (d.acked ? 4 : 2))
       .attr('pointer-events', 'none');
@@ -456,7 +534,7 @@ export class PartitionView {
       .attr('class', 'selring')
       .attr('x', (d) => x(d.offset) - 1)
       .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H : -2))
-      .attr('width', CELL_W + 2)
+      .attr('width', Math.max(4, cw + 2))
       .attr('height', (d) => (d.ghost ? GHOST_H + 3 : CELL_H + 4))
       .attr('rx', 3)
       .attr('pointer-events', 'none');
@@ -509,6 +587,30 @@ export class PartitionView {
       .attr('d', (l) => `M${x(l.leo) + 2},${detTop + l.ri * ROW_H + CELL_H / 2}l6,-5v10z`)
       .append('title')
       .text((l) => `log end offset ${l.leo}`);
+    // Off-window: the high watermark and each log end offset get a marker at the edge they lie beyond.
+    const right = LABEL_W + cells * cw;
+    const hwEdge = p.hw < start ? { x: LABEL_W + 2, anchor: 'start', text: `◀ HW ${p.hw}` } : p.hw > end ? { x: right - 2, anchor: 'end', text: `HW ${p.hw} ▶` } : null;
+    det
+      .selectAll('text.hw-edge')
+      .data(hwEdge ? [hwEdge] : [])
+      .join('text')
+      .attr('class', 'hw-edge')
+      .attr('data-testid', 'hw-edge')
+      .attr('x', (d) => d.x)
+      .attr('y', detTop + rows.length * ROW_H - 2)
+      .attr('text-anchor', (d) => d.anchor)
+      .text((d) => d.text);
+    const leoEdges = rows.flatMap((row, ri) => (row.r.leo > end ? [{ ri, broker: row.r.broker, x: right - 2, anchor: 'end', text: `LEO ${row.r.leo} ▶` }] : row.r.leo < start && row.r.leo > row.r.logStart ? [{ ri, broker: row.r.broker, x: LABEL_W + 2, anchor: 'start', text: `◀ LEO ${row.r.leo}` }] : []));
+    det
+      .selectAll('text.leo-edge')
+      .data(leoEdges)
+      .join('text')
+      .attr('class', 'leo-edge')
+      .attr('data-testid', (d) => `leo-edge-${d.broker}`)
+      .attr('x', (d) => d.x)
+      .attr('y', (d) => detTop + d.ri * ROW_H + CELL_H / 2 + 4)
+      .attr('text-anchor', (d) => d.anchor)
+      .text((d) => d.text);
     if (minStart > start) {
       det
         .selectAll('rect.deleted')
@@ -517,7 +619,7 @@ export class PartitionView {
         .attr('class', 'deleted')
         .attr('x', x(start))
         .attr('y', detTop - 2)
-        .attr('width', (minStart - start) * CELL_W)
+        .attr('width', (minStart - start) * cw)
         .attr('height', rows.length * ROW_H - 8);
     } else det.selectAll('rect.deleted').remove();
   }
@@ -533,13 +635,16 @@ export class PartitionView {
     const rows: RowModel[] = [];
     for (const r of [...p.replicas.values()].sort((a, b) => a.broker - b.broker)) {
       const batches = this.batchesOf(r);
-      const durable = Math.max(r.logStart, durableEnd(batches, r.leo, flushedAt(r, now), now, model.writebackUs));
       const lane = model.laneIndex.get(`broker-${r.broker}`);
       let hostStatus: string = lane === undefined ? 'up' : (state.hosts[lane] ?? 'up');
+      // A powered-off machine writes nothing back: what was on disk when the power went is all there is.
+      const powerOff = hostStatus === 'powered off';
+      const asOf = powerOff && lane !== undefined ? Math.min(now, state.hostSince[lane] ?? now) : now;
+      const durable = Math.max(r.logStart, durableEnd(batches, r.leo, flushedAt(r, asOf), asOf, model.writebackUs));
       if (hostStatus === 'up' && state.fenced.get(r.broker) === true) hostStatus = 'fenced';
       const removals: Removal[] = [];
       for (let rm = r.removed; rm; rm = rm.prev) removals.push(rm);
-      rows.push({ r, batches, durable, hostStatus, inIsr: p.isr.includes(r.broker), inElr: p.elr.includes(r.broker), removals });
+      rows.push({ r, batches, durable, hostStatus, inIsr: p.isr.includes(r.broker), inElr: p.elr.includes(r.broker), removals, powerOff });
     }
     return rows;
   }
@@ -563,7 +668,7 @@ export class PartitionView {
       lines.push(`removed at ${rel(d.ghost.t, t0)}: ${d.ghost.reason}`);
     } else {
       if (d.appendT >= 0) lines.push(`appended here at ${rel(d.appendT, t0)}`);
-      lines.push(d.durable ? 'on disk (fsynced or written back)' : 'only in the page cache: a power loss would lose it');
+      lines.push(d.powerLost ? 'LOST IN THE POWER CUT: it was only in the page cache' : d.durable ? 'on disk (fsynced or written back)' : 'only in the page cache: a power loss would lose it');
     }
     if (info) {
       if (info.ackT >= 0) lines.push(info.ackT <= now ? `acknowledged to ${info.producer} at ${rel(info.ackT, t0)} (acks=${info.acks})` : `will be acknowledged at ${rel(info.ackT, t0)}`);

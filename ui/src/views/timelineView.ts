@@ -97,7 +97,8 @@ export class TimelineView {
   private drawPending = false;
   private cursor = -1;
   private selected: string | null = null;
-  private readonly note: HTMLDivElement;
+  private readonly note: HTMLSpanElement;
+  private readonly legend: HTMLDivElement;
   /** Milliseconds the last canvas draw took (exposed for the large-trace test). */
   lastDrawMs = 0;
 
@@ -115,9 +116,8 @@ export class TimelineView {
     this.ctxCanvas.className = 'tl-context-canvas';
     root.appendChild(this.ctxCanvas);
     this.ctxSvg = d3.select(root).append('svg').attr('class', 'tl-context-svg');
-    this.note = document.createElement('div');
+    this.note = document.createElement('span');
     this.note.className = 'tl-note';
-    root.appendChild(this.note);
     const tools = document.createElement('div');
     tools.className = 'tl-tools';
     for (const [label, title, f] of [
@@ -133,24 +133,12 @@ export class TimelineView {
       tools.appendChild(b);
     }
     root.appendChild(tools);
-    const legend = document.createElement('div');
-    legend.className = 'tl-legend';
-    for (const [sym, color, what] of [
-      ['◆', MARKER_COLORS['election']!, 'election'],
-      ['○', MARKER_COLORS['isr']!, 'ISR change'],
-      ['▼', MARKER_COLORS['truncate']!, 'truncation'],
-      ['✕', MARKER_COLORS['lost-ack']!, 'ack of a write later lost'],
-      ['■', MARKER_COLORS['caption']!, 'caption'],
-      ['▨', '#d64545', 'host down'],
-    ] as const) {
-      const s = document.createElement('span');
-      const g = document.createElement('b');
-      g.textContent = sym;
-      g.style.color = color;
-      s.append(g, ` ${what}`);
-      legend.appendChild(s);
-    }
-    root.appendChild(legend);
+    this.legend = document.createElement('div');
+    this.legend.className = 'tl-legend';
+    this.legend.dataset['testid'] = 'timeline-legend';
+    root.appendChild(this.legend);
+    // The note (what this trace leaves out) ends the legend's line.
+    this.legend.appendChild(this.note);
 
     this.zoom = d3
       .zoom<SVGSVGElement, unknown>()
@@ -189,8 +177,89 @@ export class TimelineView {
 
   setRun(run: LoadedRun | null): void {
     this.run = run;
+    this.buildLegend();
     this.resize();
     this.svg.call(this.zoom.transform, d3.zoomIdentity);
+  }
+
+  /**
+   * The legend: every glyph and band this run's timeline draws, each drawn with the same path and colour the
+   * timeline uses (a kind the run has no marker of is left out).
+   */
+  private buildLegend(): void {
+    const legend = this.legend;
+    while (legend.firstChild !== this.note) legend.firstChild!.remove();
+    const m = this.run?.model;
+    if (!m) return;
+    const used = new Set(m.markers.map((mk) => mk.kind));
+    const svgNS = 'http://www.w3.org/2000/svg';
+    const item = (what: string, draw: (g: SVGSVGElement) => void, kind: string) => {
+      const s = document.createElement('span');
+      s.dataset['legendKind'] = kind;
+      const g = document.createElementNS(svgNS, 'svg');
+      g.setAttribute('width', '14');
+      g.setAttribute('height', '12');
+      g.setAttribute('viewBox', '-7 -6 14 12');
+      draw(g);
+      s.append(g, ` ${what}`);
+      legend.insertBefore(s, this.note);
+    };
+    const glyphItem = (kind: string, what: string) =>
+      item(
+        what,
+        (g) => {
+          const p = document.createElementNS(svgNS, 'path');
+          p.setAttribute('d', glyph(kind));
+          const col = MARKER_COLORS[kind] ?? '#555';
+          p.setAttribute('fill', kind === 'lost-ack' || kind === 'isr' || kind === 'rebalance' ? 'none' : col);
+          p.setAttribute('stroke', col);
+          p.setAttribute('stroke-width', '1.4');
+          g.appendChild(p);
+        },
+        kind,
+      );
+    const band = (kind: string, color: string, what: string, hatched = false) =>
+      item(
+        what,
+        (g) => {
+          const r = document.createElementNS(svgNS, 'rect');
+          for (const [k, v] of Object.entries({ x: -6, y: -4, width: 12, height: 8, fill: color })) r.setAttribute(k, String(v));
+          g.appendChild(r);
+          if (hatched) {
+            const l = document.createElementNS(svgNS, 'path');
+            l.setAttribute('d', 'M-4,4L0,-4M2,4L6,-4');
+            l.setAttribute('stroke', 'rgba(255,255,255,0.8)');
+            g.appendChild(l);
+          }
+        },
+        kind,
+      );
+    const names: [string, string][] = [
+      ['election', 'election'],
+      ['controller', 'controller election'],
+      ['isr', 'ISR change'],
+      ['truncate', 'truncation'],
+      ['recovery', 'log recovery after an unclean shutdown'],
+      ['power-loss', 'page cache lost'],
+      ['fenced', 'fenced / unfenced'],
+      ['lost-ack', 'ack of a write later lost'],
+      ['send-fail', 'send failed'],
+      ['rejected', 'request rejected'],
+      ['rebalance', 'rebalance'],
+      ['caption', 'caption'],
+      ['host', 'host event'],
+    ];
+    for (const [kind, what] of names) if (used.has(kind as never)) glyphItem(kind, what);
+    if (m.faults.length > 0) band('fault', 'rgba(214,69,69,0.25)', 'fault (shaded lanes)');
+    const states = new Set(m.hostIntervals.map((h) => h.state));
+    if (states.has('crashed')) band('down-crashed', 'rgba(214,69,69,0.5)', 'crashed', true);
+    if (states.has('powered off')) band('down-powered-off', 'rgba(30,30,30,0.55)', 'powered off', true);
+    if (states.has('paused')) band('down-paused', 'rgba(224,165,38,0.55)', 'paused', true);
+    if (states.has('stopped') || states.has('stopping')) band('down-stopped', 'rgba(155,155,155,0.55)', 'stopped', true);
+    if (states.has('restarting')) band('down-restarting', 'rgba(127,184,230,0.6)', 'restarting', true);
+    if (m.t0 > m.tFirst) band('boot', 'rgba(120,130,140,0.3)', 'boot (before time 0)');
+    if (m.tQuiet >= 0) band('quiet', 'rgba(46,158,91,0.2)', 'quiet period');
+    band('ticks', '#7d8ea3', 'events (one tick per pixel; colour = kind)');
   }
 
   /** Zooms to a time range (absolute us). */
@@ -231,6 +300,7 @@ export class TimelineView {
 
   resize(): void {
     const run = this.run;
+    // clientWidth leaves out a vertical scrollbar: many lanes scroll rather than squeeze below 12 px.
     const w = Math.max(300, this.root.clientWidth);
     const h = Math.max(160, this.root.clientHeight);
     this.width = w;
@@ -250,8 +320,7 @@ export class TimelineView {
       c.style.top = `${top}px`;
     }
     this.svg.attr('width', w).attr('height', focusH).style('top', '0px');
-    this.note.style.top = `${focusH + 8 + CONTEXT_H + 1}px`;
-    (this.root.querySelector('.tl-legend') as HTMLElement).style.top = `${focusH + 8 + CONTEXT_H + 1}px`;
+    this.legend.style.top = `${focusH + 8 + CONTEXT_H + 1}px`;
     this.ctxSvg.attr('width', w).attr('height', CONTEXT_H).style('top', `${focusH + 8}px`);
     if (run) {
       const m = run.model;

@@ -11,11 +11,13 @@ export interface RunRequest {
   readonly seed: number | string;
 }
 
-/** Parse a trace file (JSON Lines written by the CLI) and check it. */
+/** Open a file: a trace (JSON Lines written by the CLI) is parsed and checked; a scenario (one JSON object) is validated and run. */
 export interface ParseRequest {
   readonly kind: 'parse';
   readonly text: string;
   readonly name: string;
+  /** The seed a scenario file runs with (its own `seed`, else 1, when empty). */
+  readonly seed?: number | string;
 }
 
 export type WorkerRequest = RunRequest | ParseRequest;
@@ -34,6 +36,8 @@ export interface RunPayload {
   /** The overrides the run used (empty for a file). */
   readonly sets: readonly string[];
   readonly elapsedMs: number;
+  /** A scenario file that was opened and run: the document, so settings and what-ifs can rerun it. */
+  readonly scenario?: ScenarioSpec;
 }
 
 export type WorkerReply =

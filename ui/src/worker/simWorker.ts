@@ -9,6 +9,9 @@ import { checkSavedTrace } from '../../../sim/scenario/savedTrace';
 import type { TraceEvent, TraceHeader, TraceSink } from '../../../sim/core/trace';
 import { ValidationError } from '../../../sim/core/validate';
 import { applyScenarioFields } from '../app/settings';
+import { parseJsonText } from '../../../sim/cli/jsonText';
+import { isRecord } from '../../../sim/core/validate';
+import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import type { RunPayload, WorkerReply, WorkerRequest } from './protocol';
 
 /** The worker's global scope, typed without the webworker lib (the project compiles against the DOM lib). */
@@ -63,7 +66,39 @@ function run(req: Extract<WorkerRequest, { kind: 'run' }>): RunPayload {
   };
 }
 
+/**
+ * A scenario document rather than a trace: a .json file (as the CLI reads `kafkasim run x.json`), or any text that is
+ * one JSON object without a trace header's `format`. Null for a trace.
+ */
+function scenarioDocument(req: Extract<WorkerRequest, { kind: 'parse' }>): ScenarioSpec | null {
+  const json = req.name.toLowerCase().endsWith('.json');
+  // A trace opens with its header line: no need to read a large trace as one JSON document first.
+  if (!json && /^\uFEFF?\s*\{\s*"format"/.test(req.text.slice(0, 200))) return null;
+  const parsed = parseJsonText(req.text);
+  if (!parsed.ok) {
+    // The CLI's words for a scenario file that is not JSON; a trace's own parser explains a broken trace.
+    if (json) throw new Error(`${req.name} ${parsed.error}`);
+    return null;
+  }
+  if (!isRecord(parsed.value) || 'format' in parsed.value) {
+    if (json && !isRecord(parsed.value)) throw new Error(`${req.name} is not a scenario: expected a JSON object with "id" and "duration"`);
+    return null;
+  }
+  return parsed.value as unknown as ScenarioSpec;
+}
+
 function parse(req: Extract<WorkerRequest, { kind: 'parse' }>): RunPayload {
+  const scenario = scenarioDocument(req);
+  if (scenario) {
+    try {
+      const seed = req.seed === undefined || req.seed === '' ? ((scenario as { seed?: number | string }).seed ?? 1) : req.seed;
+      return { ...run({ kind: 'run', spec: scenario, sets: [], seed }), scenario };
+    } catch (e) {
+      // As `kafkasim run file.json` says it: the file, then the field, the value and what is allowed.
+      if (e instanceof ValidationError) throw new Error(`${req.name}: ${e.message}`);
+      throw e;
+    }
+  }
   const started = performance.now();
   post({ kind: 'progress', fraction: 0.1, events: 0, phase: 'reading and checking the trace' });
   // The CLI's `kafkasim check` does exactly this: the same validation, hash, checks and expectations.

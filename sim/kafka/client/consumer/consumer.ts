@@ -1,5 +1,6 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
 import { ms, type Micros } from '../../../core/time';
+import { NumberedListBuilder } from '../../../core/numberedText';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
@@ -302,15 +303,20 @@ export class Consumer extends Process {
     this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
+    let numbers: NumberedListBuilder | undefined;
     for (const r of records) {
       if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
+        if (cur) numbers!.attach(cur.values);
         cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
+        numbers = new NumberedListBuilder();
         parts.push(cur);
       }
       cur.offsets.push(r.offset);
       cur.keys.push(r.key);
       cur.values.push(r.value);
+      numbers!.add(r.countedPrefix, r.valueId);
     }
+    if (cur) numbers!.attach(cur.values);
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',

@@ -274,7 +274,9 @@ export class Producer extends Process {
   }
 
   private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {
-    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value: this.payloads.valueText(rec.valueId)! });
+    const prefix = this.payloads.countedPrefix;
+    const value = this.payloads.valueText(rec.valueId)!;
+    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value }, prefix !== null && rec.valueId >= 0 ? { prefix, n: rec.valueId } : undefined);
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */

@@ -1,3 +1,4 @@
+import { numberedList } from '../../../core/numberedText';
 import type { Micros } from '../../../core/time';
 import {
   BatchBuilder,
@@ -99,7 +100,11 @@ export class ProducerBatch {
   values(): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.builder.count; i++) out.push(this.valueAt(i) ?? '');
-    return out;
+    const prefix = this.payloads.countedPrefix;
+    if (prefix === null) return out;
+    const numbers = new Int32Array(out.length);
+    for (let i = 0; i < out.length; i++) numbers[i] = this.builder.valueIdAt(i);
+    return numberedList(out, { prefixes: [prefix], prefixOf: null, n: numbers });
   }
 
   /** The record section's bytes before compression (for the compression-ratio estimate). */

@@ -20,7 +20,18 @@ export function scenarioIndex(c: IndexContext, times: { t0: number; tQuiet: numb
         if (e.step !== 'exited') c.mark(e, e.target ? c.laneOf(e.target) : 0, 'scenario', MARK.operator(e));
       },
       caption: (e) => {
-        c.model.captions.push({ t: e.t, i: c.i, text: e.text });
+        // The anchor precedes its caption (emitted at the same instant, a few events before).
+        let about = -1;
+        if (e.about !== undefined) {
+          const events = c.model.events;
+          for (let j = c.i - 1; j >= 0 && events[j]!.t === e.t; j--) {
+            if (events[j]!.seq === e.about) {
+              about = j;
+              break;
+            }
+          }
+        }
+        c.model.captions.push({ t: e.t, i: c.i, text: e.text, about });
         c.mark(e, 0, 'caption', e.text);
       },
     },
@@ -30,7 +41,7 @@ export function scenarioIndex(c: IndexContext, times: { t0: number; tQuiet: numb
 export function scenarioState(c: StateContext): Handlers {
   return {
     caption: (e) => {
-      c.s.caption = { t: e.t, text: e.text };
+      c.s.caption = { t: e.t, text: e.text, i: c.i };
     },
   };
 }
