@@ -54,6 +54,8 @@ export interface PartitionState {
   elr: readonly number[];
   /** The current leader's high watermark. */
   hw: number;
+  /** The leader's last stable offset while an open transaction holds it below the HW (replica.lso); null: it is the HW. */
+  lso: number | null;
   lastElection: { readonly t: number; readonly source: string; readonly leader: number; readonly reason: string } | null;
   readonly replicas: Map<number, ReplicaState>;
 }
@@ -133,7 +135,7 @@ export function initialState(model: TraceModel): ClusterState {
   for (const p of model.partitions) {
     const replicas = new Map<number, ReplicaState>();
     for (const b of p.replicas) replicas.set(b, newReplica(b));
-    partitions.set(p.key, { key: p.key, topic: p.topic, partition: p.partition, leader: -1, leaderEpoch: -1, isr: [], elr: [], hw: 0, lastElection: null, replicas });
+    partitions.set(p.key, { key: p.key, topic: p.topic, partition: p.partition, leader: -1, leaderEpoch: -1, isr: [], elr: [], hw: 0, lso: null, lastElection: null, replicas });
   }
   return {
     i: -1,

@@ -10,6 +10,8 @@ export interface BatchNode {
   readonly epoch: number;
   /** When this replica appended it (us). */
   readonly t: number;
+  /** A transaction marker (a control batch of one offset). */
+  readonly control?: 'COMMIT' | 'ABORT';
   readonly prev: BatchNode | null;
 }
 
@@ -31,8 +33,8 @@ export interface Removal {
   readonly prev: Removal | null;
 }
 
-export function appendBatch(tip: BatchNode | null, base: number, last: number, epoch: number, t: number): BatchNode {
-  return { base, last, epoch, t, prev: tip };
+export function appendBatch(tip: BatchNode | null, base: number, last: number, epoch: number, t: number, control?: 'COMMIT' | 'ABORT'): BatchNode {
+  return control ? { base, last, epoch, t, control, prev: tip } : { base, last, epoch, t, prev: tip };
 }
 
 /** Cuts the chain so that it ends below `offset`; returns the new tip and the batches removed (ascending). */
@@ -45,7 +47,7 @@ export function truncateChain(tip: BatchNode | null, offset: number): { tip: Bat
   }
   if (n && n.last >= offset) {
     removed.push({ base: offset, last: n.last, epoch: n.epoch });
-    n = { base: n.base, last: offset - 1, epoch: n.epoch, t: n.t, prev: n.prev };
+    n = { ...n, last: offset - 1 };
   }
   removed.reverse();
   return { tip: n, removed };

@@ -48,6 +48,8 @@ interface Cell {
   readonly appendT: number;
   /** Only in the page cache of a broker that lost power: lost. */
   readonly powerLost: boolean;
+  /** A transaction marker's cell. */
+  readonly control?: 'COMMIT' | 'ABORT';
 }
 
 const LABEL_W = 178;
@@ -58,6 +60,8 @@ const ROW_H = CELL_H + GHOST_H + 10;
 const OVERVIEW_ROW = 9;
 /** The narrowest cell when the view zooms out to frame a story's offsets. */
 const MIN_CELL_W = 0.6;
+/** A transaction marker's cell: not a record, so no epoch colour. */
+const MARKER_FILL = '#f4f1e8';
 
 /**
  * One partition, replica by replica, as offset cells: colour = leader epoch the record was written in,
@@ -111,6 +115,8 @@ export class PartitionView {
       el('span', { class: 'lg powerlost' }, 'lost in a power cut (was page cache only)'),
       el('span', { class: 'lg edge' }, '▶ HW / LEO beyond the window'),
       el('span', { class: 'lg hw' }, 'high watermark'),
+      el('span', { class: 'lg lso' }, 'last stable offset (an open transaction holds it)'),
+      el('span', { class: 'lg marker' }, 'C / A: transaction marker (commit / abort)'),
       el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
     );
     root.appendChild(legend);
@@ -259,6 +265,7 @@ export class PartitionView {
       el('b', {}, this.key),
       ` · leader ${p.leader >= 0 ? `broker ${p.leader}` : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
       el('span', { 'data-testid': 'hw', 'data-hw': String(p.hw) }, `HW ${p.hw}`),
+      ...(p.lso !== null ? [' · ', el('span', { 'data-testid': 'lso', 'data-lso': String(p.lso) }, `LSO ${p.lso}`)] : []),
       ` · LEO ${leaderRow ? leaderRow.r.leo : '-'}${elect}`,
     );
 
@@ -376,6 +383,12 @@ export class PartitionView {
       .attr('y', detTop - 20)
       .text((f) => `following the story: ${f.why}`);
 
+    // Transaction markers by offset, from the replicas that appended them as leaders (a follower's append
+    // event covers a whole fetch, markers among its batches): the same offset in the same epoch is the marker.
+    const markerAt = new Map<number, { control: 'COMMIT' | 'ABORT'; epoch: number }>();
+    for (const row of rows) {
+      for (const b of row.batches) if (b.control && b.last >= start && b.base < end) markerAt.set(b.base, { control: b.control, epoch: b.epoch });
+    }
     const all: Cell[] = [];
     rows.forEach((row, ri) => {
       const r = row.r;
@@ -398,6 +411,7 @@ export class PartitionView {
           ghost: null,
           appendT: b.t,
           powerLost: row.powerOff && o >= row.durable,
+          ...(markerAt.get(o)?.epoch === b.epoch && { control: markerAt.get(o)!.control }),
         });
       }
       // Removed records (newest removal wins an offset).
@@ -473,9 +487,9 @@ export class PartitionView {
       .attr('width', Math.max(0.5, cw - gap))
       .attr('height', (d) => (d.ghost ? GHOST_H - 1 : CELL_H))
       .attr('rx', cw >= 8 ? 2 : 0)
-      .attr('fill', (d) => (d.ghost ? LOST : d.powerLost ? '#fff' : epochColor(d.epoch)))
+      .attr('fill', (d) => (d.ghost ? LOST : d.powerLost ? '#fff' : d.control ? MARKER_FILL : epochColor(d.epoch)))
       .attr('fill-opacity', (d) => (d.ghost ? 0.55 : d.powerLost ? 1 : d.durable ? 1 : 0.35))
-      .attr('class', (d) => `cell${d.ghost ? ' ghost' : ''}${d.durable ? ' durable' : ' cached'}${d.powerLost ? ' powerlost' : ''}${d.lost ? ' lost' : ''}${d.selected ? ' selected' : ''}${d.acked ? ' acked' : ''}`)
+      .attr('class', (d) => `cell${d.control ? ` marker ${d.control.toLowerCase()}` : ''}${d.ghost ? ' ghost' : ''}${d.durable ? ' durable' : ' cached'}${d.powerLost ? ' powerlost' : ''}${d.lost ? ' lost' : ''}${d.selected ? ' selected' : ''}${d.acked ? ' acked' : ''}`)
       .attr('data-testid', (d) => (d.selected ? 'highlight' : null))
       .attr('data-offset', (d) => d.offset)
       .attr('data-broker', (d) => rows[d.row]!.r.broker);
@@ -485,6 +499,21 @@ export class PartitionView {
       .on('click', (_ev, d) => {
         if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
       });
+
+    // Transaction markers: C or A on their cell (when cells are wide enough for a letter).
+    det
+      .selectAll<SVGTextElement, Cell>('text.marker')
+      .data(
+        cw >= 9 ? all.filter((d) => d.control !== undefined) : [],
+        (d) => d.key,
+      )
+      .join('text')
+      .attr('class', (d) => `marker ${d.control!.toLowerCase()}`)
+      .attr('x', (d) => x(d.offset) + cw / 2)
+      .attr('y', (d) => detTop + d.row * ROW_H + CELL_H / 2 + 4)
+      .attr('text-anchor', 'middle')
+      .attr('pointer-events', 'none')
+      .text((d) => (d.control === 'COMMIT' ? 'C' : 'A'));
 
     // Acknowledged rings and lost marks, drawn over the cells.
     const marks = cw >= 9 ? all.filter((d) => !d.ghost && (d.acked || d.lost)) : [];
@@ -529,6 +558,26 @@ export class PartitionView {
       .attr('x', (d) => d + 3)
       .attr('y', detTop + rows.length * ROW_H - 2)
       .text(`HW ${p.hw}`);
+    // The last stable offset, while an open transaction holds it below the HW: read_committed stops there.
+    const lsoX = p.lso !== null && p.lso >= start && p.lso <= end ? x(p.lso) : null;
+    det
+      .selectAll('line.lso')
+      .data(lsoX === null ? [] : [lsoX])
+      .join('line')
+      .attr('class', 'lso')
+      .attr('data-testid', 'lso-line')
+      .attr('x1', (d) => d)
+      .attr('x2', (d) => d)
+      .attr('y1', detTop - 4)
+      .attr('y2', detTop + rows.length * ROW_H - 8);
+    det
+      .selectAll('text.lsolabel')
+      .data(lsoX === null ? [] : [lsoX])
+      .join('text')
+      .attr('class', 'lsolabel')
+      .attr('x', (d) => d + 3)
+      .attr('y', detTop - 14)
+      .text(`LSO ${p.lso}`);
     const leos = rows.map((row, ri) => ({ ri, leo: row.r.leo })).filter((l) => l.leo >= start && l.leo <= end);
     det
       .selectAll('path.leo')
@@ -605,6 +654,13 @@ export class PartitionView {
     const model = run.model;
     const t0 = model.t0;
     const lines: string[] = [];
+    if (d.control) {
+      // A marker is no record: consumers never see it; it ends a transaction in this partition.
+      lines.push(`${d.control} marker: the transaction coordinator ${d.control === 'COMMIT' ? 'committed' : 'aborted'} a transaction here (read_committed ${d.control === 'COMMIT' ? 'returns' : 'skips'} its records)`);
+      lines.push(`written in leader epoch ${d.epoch}`);
+      if (d.appendT >= 0) lines.push(`appended here at ${rel(d.appendT, t0)}`);
+      return lines;
+    }
     const info = typeof d.value === 'string' ? model.values.get(d.value) : undefined;
     lines.push(`value ${d.value === null ? 'null (tombstone)' : (d.value ?? 'unknown (no leader append traced)')}${info?.key !== undefined && info?.key !== null ? ` · key ${info.key}` : ''}`);
     lines.push(`written in leader epoch ${d.epoch}`);

@@ -136,6 +136,8 @@ export function replicasState(c: StateContext): Handlers {
       r.leaderEpoch = e.leaderEpoch;
       r.hw = e.hw;
       if (r.role === 'leader' && r.leaderEpoch >= p.leaderEpoch) {
+        // A new leader's LSO is its own: it traces replica.lso when a transaction holds it.
+        if (p.leader !== e.broker) p.lso = null;
         p.leader = e.broker;
         p.leaderEpoch = r.leaderEpoch;
         p.isr = e.isr;
@@ -147,7 +149,7 @@ export function replicasState(c: StateContext): Handlers {
       if (!r) return;
       if (e.base < r.leo) truncate(r, e.base, e.t, c.i, 'overwritten');
       if (r.tip === null && e.base > r.leo) r.logStart = Math.max(r.logStart, e.base);
-      r.tip = appendBatch(r.tip, e.base, e.last, e.epoch, e.t);
+      r.tip = appendBatch(r.tip, e.base, e.last, e.epoch, e.t, e.control);
       r.leo = e.last + 1;
       r.lastAppendT = e.t;
       settleFlushes(r, e.t);
@@ -158,6 +160,10 @@ export function replicasState(c: StateContext): Handlers {
       if (!r || !p) return;
       r.hw = e.hw;
       if (p.leader === e.broker || p.leader < 0) p.hw = r.hw;
+    },
+    'replica.lso': (e) => {
+      const p = partition(e);
+      if (p && (p.leader === e.broker || p.leader < 0)) p.lso = e.firstUnstableOffset === null ? null : e.lso;
     },
     'replica.truncate': (e) => {
       const r = replica(e, e.broker);
