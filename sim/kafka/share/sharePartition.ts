@@ -158,13 +158,29 @@ export class SharePartition {
       acquired.push({ offset, deliveryCount: r.deliveryCount });
       transitions.push({ offset, from, to: 'ACQUIRED', deliveryCount: r.deliveryCount, memberId, cause: 'acquire' });
     };
+    const limit = this.limits.deliveryCountLimit;
+    let alone = false;
     for (let o = this.start; o <= this.end && acquired.length < maxRecords; o++) {
       const r = this.records.get(o);
-      if (r?.state === 'AVAILABLE') take(o, r);
+      if (r?.state !== 'AVAILABLE') continue;
+      // A record on its last delivery attempt goes out alone, so that a poison pill does not take a batch of good
+      // records down with it. [SharePartition.java `acquireSubsetBatchRecords` (trunk)]
+      const last = limit > 2 && r.deliveryCount === limit - 1;
+      if (last && acquired.length > 0) {
+        alone = true;
+        break;
+      }
+      take(o, r);
+      if (last) {
+        alone = true;
+        break;
+      }
     }
-    // New records only while the window is under the cap, checked once per fetch as Kafka does (a fetch may overshoot it by its own size).
-    if (acquired.length < maxRecords && this.inFlightCount() < this.limits.maxInFlightRecords) {
-      const offsets = readLog(this.end + 1, maxRecords - acquired.length);
+    // New records only up to the cap: at most maxInFlightRecords - (SPEO - SPSO + 1) of them.
+    // [SharePartition.java `lastOffsetAndMaxRecordsToAcquire` (trunk)]
+    const room = alone ? 0 : Math.min(maxRecords - acquired.length, this.limits.maxInFlightRecords - this.inFlightCount());
+    if (room > 0) {
+      const offsets = readLog(this.end + 1, room);
       for (const offset of offsets) {
         if (offset <= this.end) continue;
         // Offsets the log skipped (compaction, control records) are gaps: archived, never delivered.

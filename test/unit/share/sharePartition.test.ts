@@ -68,13 +68,31 @@ describe('SharePartition: acquisition', () => {
     expect(sp.acquire('m2', 10, 1, log(1000)).acquired.map((a) => a.offset)).toEqual([50]);
   });
 
-  it('frees the cap as SPSO advances past acknowledged records', () => {
+  it('frees the cap as SPSO advances past acknowledged records, and never acquires past it', () => {
     const sp = new SharePartition(0, { ...LIMITS, maxInFlightRecords: 100 });
     sp.acquire('m1', 100, 0, log(1000));
     sp.acknowledge('m1', [{ firstOffset: 0, lastOffset: 9, type: 'ACCEPT' }], 1);
     expect(sp.startOffset).toBe(10);
     expect(sp.inFlightCount()).toBe(90);
-    expect(sp.acquire('m2', 500, 2, log(1000)).acquired.map((a) => a.offset)).toHaveLength(500);
+    // Room for 10 more, whatever the fetch asks for.
+    expect(sp.acquire('m2', 500, 2, log(1000)).acquired.map((a) => a.offset)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
+    expect(sp.inFlightCount()).toBe(100);
+  });
+
+  it('a record on its last delivery attempt is delivered alone', () => {
+    const sp = new SharePartition(0, LIMITS);
+    sp.acquire('m1', 3, 0, log(3));
+    sp.acknowledge('m1', [{ firstOffset: 0, lastOffset: 1, type: 'ACCEPT' }], 1);
+    // Offset 2 fails until it has been delivered four times (the limit is 5).
+    for (let i = 0; i < 3; i++) {
+      sp.acknowledge('m1', [{ firstOffset: 2, lastOffset: 2, type: 'RELEASE' }], 1);
+      sp.acquire('m1', 1, 1, log(3));
+    }
+    sp.acknowledge('m1', [{ firstOffset: 2, lastOffset: 2, type: 'RELEASE' }], 1);
+    expect(sp.record(2)).toMatchObject({ state: 'AVAILABLE', deliveryCount: 4 });
+    // More records arrive; a fetch for ten takes only the pill, on its fifth and last attempt.
+    expect(sp.acquire('m2', 10, 2, log(8)).acquired).toEqual([{ offset: 2, deliveryCount: 5 }]);
+    expect(sp.acquire('m2', 10, 2, log(8)).acquired.map((a) => a.offset)).toEqual([3, 4, 5, 6, 7]);
   });
 
   it('acquires nothing beyond the high watermark', () => {
