@@ -29,7 +29,7 @@ export interface ScenarioSpec {
   readonly topics?: readonly TopicSpec[];
   readonly producers?: readonly ProducerSpec[];
   readonly consumers?: readonly ConsumerSpec[];
-  /** Share consumers (KIP-932 share groups), see sim/scenario/shareConsumers.ts. */
+  /** Share consumers (KIP-932 share groups), see sim/scenario/shareConsumersSpec.ts. */
   readonly shareConsumers?: readonly ShareConsumerSpec[];
   /** Group configs (kafka-configs --entity-type groups), set before the clients start. */
   readonly groups?: readonly GroupConfigSpec[];

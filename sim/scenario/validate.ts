@@ -26,7 +26,7 @@ import {
   type ProducerConfig,
 } from '../kafka/config/configs';
 import { readConfig, resolveConfig } from '../kafka/config/def';
-import { readShareConsumers, readShareGroupConfig, type ResolvedShareConsumer } from './shareConsumers';
+import { readShareConsumers, readShareGroupConfig, type ResolvedShareConsumer } from './shareConsumersSpec';
 import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
@@ -455,6 +455,7 @@ export function validateScenario(raw: unknown): Scenario {
     readId,
     claimId,
     readTimeWithin: (v, path) => readTimeWithin(v, path, endUs, 'run', quietUs),
+    readTime,
     consumerGroups,
   });
   const shareGroups = new Set(shareConsumers.map((c) => c.group));
