@@ -56,6 +56,7 @@ export const CHECKS = {
   'share.archived': 'records a share group gave up on: the delivery-count limit, REJECT, or below the log start',
   'share.lock-expired': 'acquired records whose acquisition lock expired before the member acknowledged them',
   'share.acks-refused': 'acknowledgements a share-partition refused with INVALID_RECORD_STATE: the member no longer held the record (its lock expired, a new leader)',
+  'share.in-flight.max': 'the largest in-flight window of a share-partition after an acquisition (SPEO - SPSO + 1; capped by group.share.partition.max.record.locks)',
   'share.members-idle': 'share consumers that were assigned partitions but never received a record',
   'share.order-breaks': 'records a share group handed out while an earlier record of the same key and partition was not yet acknowledged or archived',
   'group.order-breaks': 'records a consumer group handed out while an earlier record of the same key and partition was not yet processed',

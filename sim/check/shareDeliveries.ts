@@ -3,7 +3,7 @@
  * (`share.deliveries.max`, with the histogram of delivery counts in its examples), `share.redelivered` (records
  * delivered more than once), `share.archived` (records given up on, by cause: the delivery-count limit, REJECT,
  * retention), `share.lock-expired` (acquisitions whose lock ran out before the member acknowledged) and
- * `share.acks-refused` (acknowledgements of records the member no longer held) and `share.members-idle` (share
+ * `share.in-flight.max` (the largest in-flight window, SPEO - SPSO + 1, after an acquisition), `share.acks-refused` (acknowledgements of records the member no longer held) and `share.members-idle` (share
  * consumers that never received a record).
  */
 import { FIGURE, type CheckDefinition } from './check';
@@ -19,6 +19,8 @@ export const shareDeliveries: CheckDefinition = {
     const archivedExamples: string[] = [];
     let lockExpired = 0;
     const lockExamples: string[] = [];
+    let inFlightMax = 0;
+    let inFlightExample = '';
     let refused = 0;
     const refusedExamples: string[] = [];
     const members = new Set<string>();
@@ -30,6 +32,11 @@ export const shareDeliveries: CheckDefinition = {
           let m = deliveries.get(k);
           if (!m) deliveries.set(k, (m = new Map()));
           e.offsets.forEach((o, i) => m.set(o, Math.max(m.get(o) ?? 0, e.deliveryCounts[i]!)));
+          const inFlight = e.speo - e.spso + 1;
+          if (inFlight > inFlightMax) {
+            inFlightMax = inFlight;
+            inFlightExample = `${e.topic}-${e.partition} of group ${e.group} held ${inFlight} records in flight (SPSO ${e.spso}, SPEO ${e.speo})`;
+          }
         },
         'share.transition': (e) => {
           if (e.cause === 'lock-expired') {
@@ -72,6 +79,7 @@ export const shareDeliveries: CheckDefinition = {
         out['share.archived'] = result(total, [...[...archived].map(([r, n]) => `${n} archived: ${r}`), ...archivedExamples]);
         out['share.lock-expired'] = result(lockExpired, lockExamples);
         out['share.acks-refused'] = result(refused, refusedExamples);
+        out['share.in-flight.max'] = result(inFlightMax, inFlightExample ? [inFlightExample] : []);
         const idle = [...members].filter((m) => !busy.has(m)).sort();
         out['share.members-idle'] = result(idle.length, idle.map((m) => `${m} received no record`));
       },

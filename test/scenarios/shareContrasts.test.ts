@@ -64,4 +64,11 @@ describe('share groups: the same schedule with the other setting', () => {
     expect(count(r, 'share.acks-refused')).toBeGreaterThan(0);
     expect(count(r, 'share.acked-by-non-holder')).toBe(0);
   });
+
+  it('share-group-in-flight-cap with the broker default (2000 record locks) lets the window grow past 100', () => {
+    const spec = library('share-group-in-flight-cap');
+    const r = run({ ...spec, groups: [{ id: 'reports', config: { 'share.auto.offset.reset': 'earliest' } }] }, 1);
+    expect(count(r, 'share.in-flight.max')).toBeGreaterThan(100);
+    expect(count(r, 'share.unfinished')).toBe(0);
+  });
 });
