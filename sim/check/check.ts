@@ -1,5 +1,6 @@
 import type { Handlers } from '../core/trace';
 import type { History } from './history/history';
+import type { PartitionFigureName } from './names';
 import type { CheckResult } from './report';
 
 /** Where the report of a run is written: result name -> result. */
@@ -9,6 +10,12 @@ export type ReportOut = Record<string, CheckResult>;
 export interface Check {
   /** The events it folds itself, by kind (the history has already taken each event when these run). */
   readonly handlers?: Handlers | readonly Handlers[];
+  /**
+   * For a report over a window of the run (an expectation's "during"): the events before the window that the
+   * check folds anyway, for the state the window opens in (a partition already leaderless). Other checks see
+   * only the window's events.
+   */
+  readonly beforeWindow?: Handlers;
   /** Writes its results, once, when the run is over. */
   report(out: ReportOut): void;
 }
@@ -22,7 +29,13 @@ export interface CheckDefinition {
    * this" for facts that need the simulator's truth, or "a figure" for a measurement a scenario may expect on.
    */
   readonly source: string;
-  readonly make: (h: History) => Check;
+  readonly make: (h: History, options: CheckOptions) => Check;
+}
+
+/** What one report is asked for beyond every check. */
+export interface CheckOptions {
+  /** Per-partition figures to compute (partitionFigures.ts); none unless an expectation or the caller names them. */
+  readonly figures: readonly PartitionFigureName[];
 }
 
 export const SIMULATOR_ONLY = 'only a simulator can see this';

@@ -1,8 +1,8 @@
 import type { TraceNumbers } from '../core/numberedText';
 import { dispatcher, type Handlers, type TraceEvent, type TraceSink } from '../core/trace';
-import type { Check, ReportOut } from './check';
+import type { Check, CheckOptions, ReportOut } from './check';
 import { History } from './history/history';
-import { CHECK_NAMES, ERROR_CHECK_PREFIX, METRICS } from './names';
+import { CHECK_NAMES, ERROR_CHECK_PREFIX, METRICS, partitionFigureName, type PartitionFigureName } from './names';
 import { CHECK_DEFINITIONS } from './registry';
 import type { CheckReport } from './report';
 
@@ -13,8 +13,8 @@ export { checkValue } from './report';
  * Runs every checker over a trace. Each result names what it found; a report always holds every checker,
  * with count 0 when nothing was found.
  */
-export function runCheckers(events: readonly TraceEvent[]): CheckReport {
-  const c = new Checkers();
+export function runCheckers(events: readonly TraceEvent[], options: CheckersOptions = {}): CheckReport {
+  const c = new Checkers(options);
   for (const e of events) c.event(e);
   return c.report();
 }
@@ -27,28 +27,54 @@ export function runCheckers(events: readonly TraceEvent[]): CheckReport {
  */
 export class Checkers implements TraceSink {
   private readonly h = new History();
-  private readonly checks: readonly Check[] = CHECK_DEFINITIONS.map((d) => d.make(this.h));
-  private readonly dispatch = dispatcher(...this.h.handlers, ...this.checks.flatMap((c): readonly Handlers[] => (c.handlers === undefined ? [] : Array.isArray(c.handlers) ? c.handlers : [c.handlers as Handlers])));
+  private readonly checks: readonly Check[];
+  private readonly dispatch: (e: TraceEvent) => void;
   private reported: CheckReport | undefined;
+  /** A window's bounds in scenario time, and once scenario.start is seen in trace time (null: the whole run). */
+  private readonly window: { readonly fromUs: number; readonly toUs: number } | null;
+  private windowUs: { from: number; to: number } | null = null;
+  private readonly beforeWindow: ((e: TraceEvent) => void) | null;
 
-  /**
-   * @param options.fromFinalHistory judge every check from the final history (a pass over every send at the end),
-   * as the checks do anyway for a trace whose sends change after their answers: to compare with the figures the
-   * checks fold as the run goes, which must be the same.
-   */
-  constructor(options: { readonly fromFinalHistory?: boolean } = {}) {
+  constructor(options: CheckersOptions = {}) {
+    const figures = (options.figures ?? []).map(partitionFigureName).filter((f): f is PartitionFigureName => f !== null);
+    const opts: CheckOptions = { figures };
+    this.checks = CHECK_DEFINITIONS.map((d) => d.make(this.h, opts));
+    this.dispatch = dispatcher(...this.h.handlers, ...this.checks.flatMap((c): readonly Handlers[] => (c.handlers === undefined ? [] : Array.isArray(c.handlers) ? c.handlers : [c.handlers as Handlers])));
+    this.window = options.window ?? null;
+    this.beforeWindow = this.window ? dispatcher(...this.checks.flatMap((c) => (c.beforeWindow ? [c.beforeWindow] : []))) : null;
     if (options.fromFinalHistory === true) this.h.sends.irregular = true;
   }
 
   event(e: TraceEvent, _line?: string, numbers?: TraceNumbers): void {
     if (this.reported) return;
-    this.h.lastEventUs = e.t;
     this.h.numbers.value = numbers;
-    this.dispatch(e);
+    if (this.window === null) {
+      this.h.lastEventUs = e.t;
+      this.dispatch(e);
+      return;
+    }
+    // Over a window: scenario.start sets the clock; events before the window reach only the checks' beforeWindow
+    // folds, events after it nothing; the window's own events everything.
+    if (e.kind === 'scenario.start') {
+      this.windowUs = { from: e.t + this.window.fromUs, to: e.t + this.window.toUs };
+      this.h.windowStartUs = this.windowUs.from;
+      this.h.lastEventUs = e.t;
+      this.dispatch(e);
+      return;
+    }
+    const w = this.windowUs;
+    if (w === null || e.t < w.from) {
+      this.beforeWindow!(e);
+      return;
+    }
+    this.h.lastEventUs = Math.min(e.t, w.to);
+    if (e.t <= w.to) this.dispatch(e);
   }
 
   report(): CheckReport {
     if (this.reported) return this.reported;
+    // A window ends at its end (or at the run's, if that came first), not at its last event: a stall lasts to it.
+    if (this.windowUs !== null) this.h.endUs = Math.min(this.windowUs.to, Math.max(this.h.endUs, this.h.lastEventUs));
     this.h.finish();
     const out: ReportOut = {};
     for (const c of this.checks) c.report(out);
@@ -56,6 +82,19 @@ export class Checkers implements TraceSink {
     this.reported = inReportOrder(out);
     return this.reported;
   }
+}
+
+export interface CheckersOptions {
+  /**
+   * Judge every check from the final history (a pass over every send at the end), as the checks do anyway for a
+   * trace whose sends change after their answers: to compare with the figures the checks fold as the run goes,
+   * which must be the same.
+   */
+  readonly fromFinalHistory?: boolean;
+  /** Per-partition figures to compute besides every check (`unavailability.longest-ms.orders-0`; names.ts PARTITION_FIGURES). */
+  readonly figures?: readonly string[];
+  /** Judge only what happened in this window of scenario time (microseconds from scenario.start; an expectation's "during"). */
+  readonly window?: { readonly fromUs: number; readonly toUs: number };
 }
 
 /** The order results are listed in: the checks' table order, then errors by name, then the figures, then the per-group figures. */

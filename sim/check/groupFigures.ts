@@ -96,6 +96,8 @@ export const groupFigures: CheckDefinition = {
         },
       ],
       report: (out) => {
+        // A tombstone has no value to find: the group read it if it read a null at its offset (acks=0: cannot tell, read).
+        const tombstoneReadBy = (g: string, v: number) => h.sends.offset(v) < 0 || readAt.get(g)?.get(h.sends.tp(v))?.has(h.sends.offset(v)) === true;
         const groupOf = (node: string) => assignedGroup.get(node) ?? pollGroup.get(node) ?? node;
         const doneBy = new Map<string, Map<number, BitSet>[]>();
         for (const [node, byTp] of processed) {
@@ -124,7 +126,7 @@ export const groupFigures: CheckDefinition = {
             s.forEach((v) => {
               // A transaction that never committed is not there to be read (read_committed) or processed.
               if (s.status(v) !== Status.Ok || !topics.has(h.tps.topic(s.tp(v))) || h.transactions.isUncommitted(v)) return;
-              if (!seen?.has(v)) unseen.push(v);
+              if (s.tombstone(v) ? !tombstoneReadBy(g, v) : !seen?.has(v)) unseen.push(v);
               // Whether the group processed the position of the record (where a leader put it, for acks=0).
               const o = s.offset(v);
               if (o >= 0 ? !isDone(s.tp(v), o) : h.appends.has(v) && !isDone(h.appends.tp(v), h.appends.offset(v))) unprocessed.push(v);

@@ -2,7 +2,8 @@
  * What the logs kept: final.records (records in the final committed logs), segments.deleted (by retention, all
  * replicas), records.compacted-away (by the log cleaner, all replicas), replicas.diverged (replicas whose log, at
  * the end, holds a different record than the leader's at some offset below the high watermark), tombstones.removed
- * (tombstones the cleaner removed once delete.retention.ms had passed, all replicas).
+ * (tombstones the cleaner removed once delete.retention.ms had passed, all replicas), final.tombstones (null values
+ * in the final committed logs).
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { result } from './report';
@@ -14,8 +15,13 @@ export const logFigures: CheckDefinition = {
     let segmentsDeleted = 0;
     let compactedAway = 0;
     let tombstonesRemoved = 0;
+    let finalTombstones = 0;
     return {
       handlers: {
+        'final.partition': () => {
+          const values = h.finals.current!.values;
+          for (let i = 0; i < values.length; i++) if (values[i] === -1) finalTombstones++;
+        },
         'log.retention': (e) => {
           segmentsDeleted += e.segments.length;
         },
@@ -33,6 +39,7 @@ export const logFigures: CheckDefinition = {
         out['segments.deleted'] = result(segmentsDeleted);
         out['records.compacted-away'] = result(compactedAway);
         out['tombstones.removed'] = result(tombstonesRemoved);
+        out['final.tombstones'] = result(finalTombstones);
         out['replicas.diverged'] = result(diverged.length, diverged);
       },
     };

@@ -18,7 +18,7 @@ export const lostWriteJepsen: CheckDefinition = {
       s.forEach((v) => {
         if (s.status(v) !== Status.Ok) return;
         const o = s.offset(v);
-        if (o >= 0 && !h.reads.seen(v) && o < h.reads.maxReadOffset(s.tp(v)) && !h.transactions.isUncommitted(v)) lost.push(v);
+        if (o >= 0 && !h.wasRead(v) && o < h.reads.maxReadOffset(s.tp(v)) && !h.transactions.isUncommitted(v)) lost.push(v);
       });
       out['lost-write-jepsen'] = result(
         lost.length,

@@ -85,6 +85,7 @@ export const METRICS = {
   'segments.deleted': 'log segments deleted by retention (all replicas)',
   'records.compacted-away': 'records the log cleaner removed, tombstones included (all replicas)',
   'tombstones.removed': 'tombstones the log cleaner removed once delete.retention.ms had passed (all replicas; __consumer_offsets included)',
+  'final.tombstones': 'tombstones (records with a null value) in the final committed logs of the scenario\'s topics',
   'group.idle-members': 'members owning no partition at the end, in the group with the most of them',
   'commit.max-wait-ms': 'the longest a record a leader appended waited for the high watermark to cover it (ms; still waiting at the end counts to the end)',
   'partition.offline-ms': 'the longest time a partition had no leader in the committed metadata (ms; still leaderless at the end counts to the end)',
@@ -129,6 +130,47 @@ export function memberFigureName(name: string): { figure: MemberFigure; consumer
   return null;
 }
 
+/**
+ * Figures of one partition, named `<figure>.<topic>-<partition>` (`unavailability.longest-ms.orders-0`), for
+ * expectations that must say which partition suffered, not only that one did. A run computes them only when an
+ * expectation (or the caller) names them (partitionFigures.ts), so a report over a thousand partitions stays the
+ * size of one over three.
+ */
+export const PARTITION_FIGURES = {
+  acked: 'records acknowledged to producers on the partition',
+  'unavailability.longest-ms': 'the longest span in which a producer had records waiting on the partition and no acknowledgement came (ms)',
+  'unavailability.total-ms': 'such spans on the partition longer than a second, added (ms)',
+  'partition.offline-ms': 'the longest time the partition had no leader in the committed metadata (ms; still leaderless at the end counts to the end)',
+  elections: 'leader elections of the partition',
+  'leader.final': 'the partition\'s leader in the committed metadata at the end of the run (a broker id; -1: none)',
+  'final.records': 'records in the partition\'s final committed log',
+  'final.tombstones': 'tombstones (null values) in the partition\'s final committed log',
+  'records.compacted-away': 'records the log cleaner removed from the partition, tombstones included (all replicas)',
+  'tombstones.removed': 'tombstones the log cleaner removed from the partition once delete.retention.ms had passed (all replicas)',
+} as const;
+
+export type PartitionFigure = keyof typeof PARTITION_FIGURES;
+
+/** A per-partition figure's parts. */
+export interface PartitionFigureName {
+  readonly figure: PartitionFigure;
+  readonly topic: string;
+  readonly partition: number;
+}
+
+/**
+ * `unavailability.longest-ms.orders-0` -> the figure, topic and partition; null for a name that is not one. Topic
+ * names may hold dots and dashes: the partition is the digits after the last dash.
+ */
+export function partitionFigureName(name: string): PartitionFigureName | null {
+  for (const figure of Object.keys(PARTITION_FIGURES) as PartitionFigure[]) {
+    if (!name.startsWith(`${figure}.`)) continue;
+    const m = /^(.+)-(0|[1-9][0-9]{0,8})$/.exec(name.slice(figure.length + 1));
+    if (m) return { figure, topic: m[1]!, partition: Number(m[2]) };
+  }
+  return null;
+}
+
 /** Also, over all groups: acknowledged records of consumed topics that some group never processed. */
 export const UNPROCESSED = 'unprocessed';
 
@@ -148,13 +190,20 @@ export const ERROR_NAMES: readonly string[] = [...Object.keys(KAFKA_ERRORS), ...
 /** Whether a name is a result some run can report (a group figure of any group; an error name the simulator knows). */
 export function isKnownCheck(name: string): boolean {
   if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return true;
-  if (groupFigureName(name) !== null || memberFigureName(name) !== null) return true;
+  if (groupFigureName(name) !== null || memberFigureName(name) !== null || partitionFigureName(name) !== null) return true;
   return name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length));
 }
 
 /** Every name an expectation may use, with `<group>` standing for a group's name (errors.<NAME> aside). */
 export function knownCheckNames(): string[] {
-  return [...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED, ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`), ...Object.keys(MEMBER_FIGURES).map((f) => `${f}.<consumer>`)];
+  return [
+    ...CHECK_NAMES,
+    ...Object.keys(METRICS),
+    UNPROCESSED,
+    ...Object.keys(GROUP_FIGURES).map((f) => `${f}.<group>`),
+    ...Object.keys(MEMBER_FIGURES).map((f) => `${f}.<consumer>`),
+    ...Object.keys(PARTITION_FIGURES).map((f) => `${f}.<topic>-<partition>`),
+  ];
 }
 
 /** Why a scenario cannot expect on `name`, or null when it can. */
@@ -168,16 +217,20 @@ export interface CheckNameProblem {
 /**
  * Checks a name an expectation uses against everything a run of this scenario reports: the checks and
  * figures, `<figure>.<group>` for the scenario's own groups (a consumer outside a group is a group of its own),
- * and `errors.<NAME>` for an error name the simulator knows. An unknown name suggests the nearest known one, so
- * `lost-write.typo` or `lag.final.biling` is an error, not a check that reads 0.
+ * `<figure>.<topic>-<partition>` for a partition of the scenario's topics (`partitions`: topic -> its partition
+ * count, the most it reaches), and `errors.<NAME>` for an error name the simulator knows. An unknown name suggests
+ * the nearest known one, so `lost-write.typo`, `lag.final.biling` or `leader.final.ordrs-0` is an error, not a
+ * check that reads 0.
  */
-export function checkNameProblem(name: string, groups: readonly string[], members: readonly string[] = []): CheckNameProblem | null {
+export function checkNameProblem(name: string, groups: readonly string[], members: readonly string[] = [], partitions: ReadonlyMap<string, number> = new Map()): CheckNameProblem | null {
   if (lookup(CHECKS, name) !== undefined || lookup(METRICS, name) !== undefined || name === UNPROCESSED) return null;
   const figure = groupFigureName(name);
   if (figure !== null && groups.includes(figure.group)) return null;
   const memberFigure = memberFigureName(name);
   if (memberFigure !== null && members.includes(memberFigure.consumer)) return null;
   if (name.startsWith(ERROR_CHECK_PREFIX) && ERROR_NAMES.includes(name.slice(ERROR_CHECK_PREFIX.length))) return null;
+  const pf = partitionFigureName(name);
+  if (pf !== null && figure === null) return partitionProblem(pf, partitions);
   const allowed = `a check or figure (${[...CHECK_NAMES, ...Object.keys(METRICS), UNPROCESSED].join(', ')}), <figure>.<group> for ${
     groups.length > 0 ? `the groups ${groups.join(', ')}` : 'a group (this scenario has none)'
   } (figures: ${Object.keys(GROUP_FIGURES).join(', ')}), or errors.<NAME> for an error name`;
@@ -187,6 +240,7 @@ export function checkNameProblem(name: string, groups: readonly string[], member
     UNPROCESSED,
     ...Object.keys(GROUP_FIGURES).flatMap((f) => groups.map((g) => `${f}.${g}`)),
     ...Object.keys(MEMBER_FIGURES).flatMap((f) => members.map((c) => `${f}.${c}`)),
+    ...Object.keys(PARTITION_FIGURES).flatMap((f) => [...partitions.keys()].map((t) => `${f}.${t}-0`)),
     ...(name.startsWith(ERROR_CHECK_PREFIX) ? ERROR_NAMES.map((e) => `${ERROR_CHECK_PREFIX}${e}`) : []),
   ];
   const near = didYouMean(name, concrete);
@@ -197,4 +251,82 @@ export function checkNameProblem(name: string, groups: readonly string[], member
         ? `no error named ${quoteName(name.slice(ERROR_CHECK_PREFIX.length))}`
         : `unknown check ${quoteName(name)}`;
   return { allowed, hint: near ? `${what}; did you mean "${near}"?` : what };
+}
+
+/** Why a per-partition figure names no partition of the scenario, or null when it names one. */
+function partitionProblem(pf: PartitionFigureName, partitions: ReadonlyMap<string, number>): CheckNameProblem | null {
+  const n = partitions.get(pf.topic);
+  if (n !== undefined && pf.partition < n) return null;
+  const topics = [...partitions].map(([t, count]) => `${t}: 0 to ${count - 1}`);
+  const allowed = `${pf.figure}.<topic>-<partition> for a partition of this scenario's topics (${topics.length > 0 ? topics.slice(0, 10).join(', ') + (topics.length > 10 ? ', ...' : '') : 'none declared'})`;
+  if (n !== undefined) return { allowed, hint: `topic ${quoteName(pf.topic)} has ${n} partition(s); did you mean "${pf.figure}.${pf.topic}-${n - 1}"?` };
+  const near = didYouMean(pf.topic, [...partitions.keys()]);
+  const what = `no topic ${quoteName(pf.topic)} in this scenario`;
+  return { allowed, hint: near !== undefined ? `${what}; did you mean "${pf.figure}.${near}-${Math.min(pf.partition, partitions.get(near)! - 1)}"?` : what };
+}
+
+/**
+ * The checks an expectation may judge over a window of the run (`"during": ["20s", "40s"]`): counts and spans of
+ * what happens at moments — sends made in the window and their outcomes in it, reads, errors, elections, stalls,
+ * the cleaner's work. Verdicts on the whole history (lost-write needs the healed end of the run) and figures of
+ * the run's end or of a state that began before the window (lag, ownership, pauses) take none.
+ */
+const WINDOW_CHECKS: ReadonlySet<string> = new Set([
+  'acked',
+  'send-failed',
+  'records-read',
+  're-reads',
+  'unavailability.longest-ms',
+  'unavailability.total-ms',
+  'latency.p50-ms',
+  'latency.p99-ms',
+  'e2e.p99-ms',
+  'elections',
+  'elected-outside-isr',
+  'controller-elections',
+  'rebalances',
+  'dead-lettered',
+  'transactions.committed',
+  'transactions.aborted',
+  'transactions.fenced',
+  'produce.batches',
+  'produce.records-per-batch',
+  'producer.records-per-batch.max',
+  'producer.records-per-batch.min',
+  'producer.records-per-batch.ratio',
+  'producer.batches.max',
+  'producer.batches.min',
+  'partition.max-share-pct',
+  'partition.max-share-pct.most-even-topic',
+  'segments.deleted',
+  'records.compacted-away',
+  'tombstones.removed',
+  'partition.offline-ms',
+]);
+/** Per-group figures that count moments. */
+const WINDOW_GROUP_FIGURES: ReadonlySet<string> = new Set(['rebalances', 'records-read', 're-reads']);
+
+/** Every name "during" takes, for the error that lists them. */
+export function windowCheckNames(): string[] {
+  return [
+    ...WINDOW_CHECKS,
+    'errors.<NAME>',
+    ...[...WINDOW_GROUP_FIGURES].map((f) => `${f}.<group>`),
+    ...(Object.keys(PARTITION_FIGURES) as PartitionFigure[]).filter((f) => WINDOW_CHECKS.has(f)).map((f) => `${f}.<topic>-<partition>`),
+  ];
+}
+
+/** Why `name` (a known check) cannot be judged over a window, or null when it can. */
+export function windowProblem(name: string): string | null {
+  if (WINDOW_CHECKS.has(name) || name.startsWith(ERROR_CHECK_PREFIX)) return null;
+  const gf = groupFigureName(name);
+  if (gf !== null && WINDOW_GROUP_FIGURES.has(gf.figure)) return null;
+  const pf = gf === null ? partitionFigureName(name) : null;
+  if (pf !== null && WINDOW_CHECKS.has(pf.figure)) return null;
+  const figure = pf?.figure ?? gf?.figure ?? memberFigureName(name)?.figure ?? name;
+  if (figure.startsWith('final.') || figure.endsWith('.final') || figure === 'replicas.diverged' || figure === 'group.idle-members') return `it is a figure of the run's end`;
+  if (figure.startsWith('alert.')) return `it follows a rule set when the run starts`;
+  if (figure === 'lag.max' || figure === 'rebalance.pause-ms') return `it depends on a state that began before the window`;
+  if (lookup(CHECKS, figure) !== undefined || figure === UNPROCESSED || figure === 'keys.moved-partition') return `it is a verdict on the whole run, judged at its healed end`;
+  return `it depends on a state that began before the window`;
 }

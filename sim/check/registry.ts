@@ -29,6 +29,7 @@ import { lostWriteJepsen } from './lostWriteJepsen';
 import { nonmonotonicPoll } from './nonmonotonicPoll';
 import { nonmonotonicSend } from './nonmonotonicSend';
 import { outputDuplicates } from './outputDuplicates';
+import { partitionFigures } from './partitionFigures';
 import { partitionOffline } from './partitionOffline';
 import { partitionSkew } from './partitionSkew';
 import { pollSkip } from './pollSkip';
@@ -78,6 +79,7 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   idleMembers,
   commitWait,
   partitionOffline,
+  partitionFigures,
   alerts,
   transactions,
   lsoStall,

@@ -7,13 +7,14 @@
  * sweeps, in time order, the points no later send can come before (those before the oldest send still open),
  * keeping only the rest. The report adds the sends still open and sweeps what remains. A trace whose sends
  * change after their answer, or a longest stretch that two streams share (the first stream in send order
- * names it), is judged from the final history.
+ * names it), is judged from the final history; so are the per-partition figures (partitionFigures.ts), for the
+ * few partitions an expectation names.
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { NumberList } from './history/columns';
 import type { History } from './history/history';
 import { Status } from './history/sends';
-import { result } from './report';
+import { result, type CheckResult } from './report';
 
 /** A stream sweeps once this many points wait in it. */
 const SWEEP_AT = 4096;
@@ -152,20 +153,34 @@ export const unavailability: CheckDefinition = {
           found = longestOf(streams.list);
         }
         found ??= fromHistory(h, end);
-        const lw = found.longest;
-        const label = (key: number) => {
-          const tp = key % 0x100000;
-          return `${h.nodes.name((key - tp) / 0x100000)} ${h.where(tp)}`;
-        };
-        out['unavailability.longest-ms'] = result(
-          lw ? Math.round(lw.longest / 1000) : 0,
-          lw ? [`${label(lw.key)}: no acknowledgement from ${h.at(lw.longestStart)} to ${h.at(lw.longestEnd)} while records waited`] : [],
-        );
-        out['unavailability.total-ms'] = result(Math.round(found.total / 1000));
+        const r = figuresOf(h, found);
+        out['unavailability.longest-ms'] = r.longest;
+        out['unavailability.total-ms'] = r.total;
       },
     };
   },
 };
+
+/** The two figures of what was found: the longest stretch, named, and the total. */
+function figuresOf(h: History, found: Found): { longest: CheckResult; total: CheckResult } {
+  const lw = found.longest;
+  const label = (key: number) => {
+    const tp = key % 0x100000;
+    return `${h.nodes.name((key - tp) / 0x100000)} ${h.where(tp)}`;
+  };
+  return {
+    longest: result(
+      lw ? Math.round(lw.longest / 1000) : 0,
+      lw ? [`${label(lw.key)}: no acknowledgement from ${h.at(lw.longestStart)} to ${h.at(lw.longestEnd)} while records waited`] : [],
+    ),
+    total: result(Math.round(found.total / 1000)),
+  };
+}
+
+/** The two figures over the partitions `keep` accepts, from the final history (one pass over every send). */
+export function unavailabilityOf(h: History, keep: (tp: number) => boolean): { longest: CheckResult; total: CheckResult } {
+  return figuresOf(h, fromHistory(h, h.quietUs >= 0 ? h.quietUs : h.endUs, keep));
+}
 
 interface Found {
   /** The stream with the longest stretch, if any. */
@@ -191,10 +206,11 @@ function longestOf(streams: readonly Stream[], tiesAllowed = false): Found | und
 }
 
 /** The streams from the final history, in the order their first send was made: one pass over every send. */
-function fromHistory(h: History, end: number): Found {
+function fromHistory(h: History, end: number, keep: (tp: number) => boolean = () => true): Found {
   const s = h.sends;
   const streams = new Streams(h);
   s.forEach((v) => {
+    if (!keep(s.tp(v))) return;
     const stream = streams.of(s.producer(v), s.tp(v));
     if (stream === undefined) return;
     stream.invoke(s.invokeUs(v));

@@ -17,7 +17,7 @@ export const unseen: CheckDefinition = {
       const found: number[] = [];
       if (consumed.size > 0) {
         s.forEach((v) => {
-          if (s.status(v) === Status.Ok && consumed.has(h.tps.topic(s.tp(v))) && !h.reads.seen(v) && !h.transactions.isUncommitted(v)) found.push(v);
+          if (s.status(v) === Status.Ok && consumed.has(h.tps.topic(s.tp(v))) && !h.wasRead(v) && !h.transactions.isUncommitted(v)) found.push(v);
         });
       }
       out.unseen = result(

@@ -5,7 +5,7 @@ import { JsonlSink, TraceFormatError, type TraceSink } from '../core/trace';
 import { ValidationError, didYouMean, quoteName } from '../core/validate';
 import { runScenario, type RunResult } from '../scenario/runner';
 import { checkSavedTrace } from '../scenario/savedTrace';
-import { MAX_DURATION_US, validateScenario, type Scenario } from '../scenario/validate';
+import { MAX_DURATION_US, readFigures, validateScenario, type Scenario } from '../scenario/validate';
 import { cutToDuration } from '../scenario/cutDuration';
 import { parseArgs, single } from './args';
 import { demo } from './demo';
@@ -69,13 +69,15 @@ final state (as kafka-topics --describe) and each group's lag (as kafka-consumer
   --duration 60s      run this long instead of the scenario's duration (more than 0, at most 24h); a
                       shorter one leaves out what the scenario does later (said on stderr)
   --trace out.jsonl   write the whole trace as JSON Lines
+  --figure NAME       also report a per-partition figure, <figure>.<topic>-<partition>, e.g.
+                      --figure unavailability.longest-ms.orders-0  --figure leader.final.orders-1 (repeatable)
   --json              print exactly one JSON object:
                       {scenario, seed, simulatedMs, events, wallMs, traceHash, checks, expectations, ok}
 
 Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal error (a bug).
 `,
     run: (args, io) => {
-      const p = parseArgs('run', args, { seed: { value: true }, set: { value: true, repeat: true }, duration: { value: true }, trace: { value: true }, json: {} });
+      const p = parseArgs('run', args, { seed: { value: true }, set: { value: true, repeat: true }, duration: { value: true }, trace: { value: true }, figure: { value: true, repeat: true }, json: {} });
       if (p.positional.length !== 1) throw new CliError(`run needs exactly one scenario id or file (got ${p.positional.length}); see kafkasim run --help`);
       const sets = [...(p.values.get('set') ?? [])];
       const durationUs = readDuration(single(p, 'duration'));
@@ -83,8 +85,9 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal e
       if (durationUs !== undefined) scenario = withDuration(scenario, durationUs, io);
       const seed = readSeed(single(p, 'seed'));
       const tracePath = single(p, 'trace');
+      const figures = readFigures(p.values.get('figure') ?? [], scenario);
       checkRunFits(scenario);
-      const { result, final, wallMs } = timed(scenario, seed, tracePath);
+      const { result, final, wallMs } = timed(scenario, seed, tracePath, figures);
       if (p.flags.has('json')) {
         io.out(JSON.stringify(jsonReport(result, wallMs)) + '\n');
       } else {
@@ -96,22 +99,23 @@ Exit codes: 0 every expectation held, 1 one failed, 2 bad input, 3 an internal e
   ['serve', serveCommand],
   ['check', {
     summary: 'run the checkers on a saved trace',
-    help: `kafkasim check <trace.jsonl> [--json]
+    help: `kafkasim check <trace.jsonl> [--figure NAME]... [--json]
 
 Runs every checker on a trace written by \`kafkasim run --trace\`, and the expectations of the scenario
 recorded in its header. The output is the same as the run's. The trace is validated first: its header, every
 event's kind and fields, events in order (seq and t increasing), and a complete run (it ends with
 scenario.end); a trace that fails is refused with the line and field that fail (exit 2). CRLF line ends, a
 byte-order mark and a missing final newline are accepted and do not change the trace hash.
+  --figure NAME   also report a per-partition figure, <figure>.<topic>-<partition> (as run --figure)
 `,
     run: (args, io) => {
-      const p = parseArgs('check', args, { json: {} });
+      const p = parseArgs('check', args, { figure: { value: true, repeat: true }, json: {} });
       if (p.positional.length !== 1) throw new CliError(`check needs exactly one trace file (got ${p.positional.length})`);
       const file = p.positional[0]!;
       const text = readTextFile(file);
       let checked;
       try {
-        checked = checkSavedTrace(text);
+        checked = checkSavedTrace(text, p.values.get('figure') ?? []);
       } catch (e) {
         if (e instanceof TraceFormatError) throw new CliError(`${file}: ${e.message}`);
         throw e;
@@ -199,7 +203,7 @@ function withDuration(s: Scenario, durationUs: Micros, io: CliIo): Scenario {
  * Runs the scenario streaming its trace: to the checkers, to the --trace file as each line is made, and to the
  * fold of what the topic and group tables need; the trace itself is not kept, so memory is the cluster's logs.
  */
-function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined): { result: RunResult; final: FinalState; wallMs: number } {
+function timed(s: Scenario, seed: number | string | undefined, tracePath: string | undefined, figures: readonly string[]): { result: RunResult; final: FinalState; wallMs: number } {
   const final = new FinalState();
   const sinks: TraceSink[] = [final];
   let fd: number | undefined;
@@ -214,7 +218,7 @@ function timed(s: Scenario, seed: number | string | undefined, tracePath: string
   }
   const t0 = performance.now(); // determinism-ok: wall-clock time of the CLI, reported, never fed into the run
   try {
-    const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks, keepEvents: false });
+    const result = runScenario(s, { ...(seed !== undefined ? { seed } : {}), sinks, keepEvents: false, figures });
     return { result, final, wallMs: Math.round(performance.now() - t0) }; // determinism-ok
   } catch (e) {
     throw InternalError.wrap(e, `scenario ${s.id}, seed ${JSON.stringify(seed ?? s.seed)}`);

@@ -13,9 +13,10 @@ import type { PartitionLog } from '../kafka/broker/partitionLog';
 import type { PayloadTable } from '../kafka/payloadTable';
 import type { RecordBatch } from '../kafka/records';
 import { Admin, type TopicToCreate } from '../kafka/admin';
-import { Checkers, checkValue, type CheckReport } from '../check/checkers';
+import type { CheckReport } from '../check/checkers';
+import { ExpectationCheckers } from './expectationCheckers';
 import type { ExpectationSpec } from './spec';
-import type { Scenario } from './validate';
+import type { Scenario, ScenarioExpectation } from './validate';
 import { OPERATOR_ID, describeAction, type ScenarioAction } from './actions';
 import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
@@ -76,6 +77,8 @@ export interface RunOptions {
    * and no expectation is evaluated.
    */
   readonly checkers?: boolean;
+  /** Per-partition figures to report besides those the expectations name (`kafkasim run --figure`). */
+  readonly figures?: readonly string[];
 }
 
 /** A run stopped by RunOptions.maxEvents before reaching its end. */
@@ -96,7 +99,9 @@ export function headerConfig(s: Scenario): unknown {
 
 /** Plain words for an expectation. */
 export function describeExpectation(e: ExpectationSpec): string {
-  return e.description ?? `${e.check} ${e.op} ${e.value}`;
+  if (e.description !== undefined) return e.description;
+  const during = e.during ? ` during ${e.during.map((t) => (typeof t === 'number' ? `${t}ms` : t)).join(' to ')}` : '';
+  return `${e.check} ${e.op} ${e.value}${during}`;
 }
 
 function holds(actual: number, op: string, expected: number): boolean {
@@ -118,9 +123,10 @@ function holds(actual: number, op: string, expected: number): boolean {
   }
 }
 
-export function evaluateExpectations(expect: readonly ExpectationSpec[], checks: CheckReport): ExpectationResult[] {
+/** Judges each expectation on what the checkers observed (over its window, when it has one). */
+export function evaluateExpectations(expect: readonly ScenarioExpectation[], checkers: ExpectationCheckers): ExpectationResult[] {
   return expect.map((e) => {
-    const actual = checkValue(checks, e.check);
+    const actual = checkers.observed(e);
     return { description: describeExpectation(e), check: e.check, op: e.op, expected: e.value, actual, ok: holds(actual, e.op, e.value) };
   });
 }
@@ -164,7 +170,7 @@ function brokerExtensionsOf(s: Scenario, forceGroups: boolean): Partial<Pick<Kaf
 export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {}): ScenarioRun {
   const seed = opts.seed ?? s.seed;
   const net = s.cluster.network;
-  const checkers = opts.checkers === false ? undefined : new Checkers();
+  const checkers = opts.checkers === false ? undefined : new ExpectationCheckers(s.expect, opts.figures);
   // Anchored captions watch the trace for their events (times are made absolute once t0 is known).
   const anchored = s.captions.some((c) => c.on !== null) ? new CaptionAnchors() : undefined;
   const world = new World({
@@ -262,7 +268,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       }
       const trace = world.memory?.events ?? [];
       const checks = checkers ? checkers.report() : {};
-      const expectations = checkers ? evaluateExpectations(s.expect, checks) : [];
+      const expectations = checkers ? evaluateExpectations(s.expect, checkers) : [];
       return {
         scenario: s.id,
         seed,

@@ -123,6 +123,11 @@ export interface WorkloadSpec {
   readonly transactionSize?: number;
   /** With transactionSize: the share of transactions the application aborts (0..1, default 0). */
   readonly abortProbability?: number;
+  /**
+   * Send records as tombstones (null values, which delete their key on a compacted topic): true for every one,
+   * or the share of them (0 to 1). Needs keys.
+   */
+  readonly tombstones?: boolean | number;
 }
 
 export interface ConsumerSpec {
@@ -249,4 +254,9 @@ export interface ExpectationSpec {
   readonly value: number;
   /** Plain words for the report; generated when absent. */
   readonly description?: string;
+  /**
+   * Judge the check over this window of scenario time only, e.g. ["20s", "40s"]: what happened within it (sends
+   * made in it and their outcomes, errors, elections, stalls). Only checks that count moments take one.
+   */
+  readonly during?: readonly [number | string, number | string];
 }

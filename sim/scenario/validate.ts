@@ -11,7 +11,7 @@ import {
   isRecord,
   join,
 } from '../core/validate';
-import { checkNameProblem } from '../check/names';
+import { PARTITION_FIGURES, checkNameProblem, partitionFigureName, windowCheckNames, windowProblem } from '../check/names';
 import { validateSchedule, type Fault } from '../world/nemesis';
 import { scenarioResolver, type ScenarioHosts } from './selectors';
 import { CONSUMER_OFFSETS_TOPIC } from '../kafka/broker/groupCoordinatorService';
@@ -61,11 +61,16 @@ export interface Scenario {
   readonly faults: readonly Fault[];
   readonly actions: readonly ScenarioAction[];
   readonly captions: readonly Caption[];
-  readonly expect: readonly ExpectationSpec[];
+  readonly expect: readonly ScenarioExpectation[];
   /** How often every actor's metrics are sampled into the trace; null: not sampled. */
   readonly metricsIntervalUs: Micros | null;
   /** Alert rules over the samples (sampling is on when there are any). */
   readonly alerts: readonly AlertRule[];
+}
+
+/** A validated expectation; with "during", its window in microseconds of scenario time. */
+export interface ScenarioExpectation extends ExpectationSpec {
+  readonly window?: { readonly fromUs: Micros; readonly toUs: Micros };
 }
 
 export { OPERATOR_ID, type ScenarioAction } from './actions';
@@ -132,10 +137,10 @@ const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'durati
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk', 'features'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
-const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability'] as const;
+const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability', 'tombstones'] as const;
 const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone', 'transform'] as const;
 const TRANSFORM_FIELDS = ['topic', 'guarantee', 'producer'] as const;
-const EXPECT_FIELDS = ['check', 'op', 'value', 'description'] as const;
+const EXPECT_FIELDS = ['check', 'op', 'value', 'description', 'during'] as const;
 const OPS: readonly ExpectationOp[] = ['=', '!=', '>', '>=', '<', '<='];
 
 /** Reads a time: milliseconds or a duration text. */
@@ -227,6 +232,14 @@ function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, numb
   if (o.abortProbability !== undefined) {
     if (w.transactionSize === undefined) throw new ValidationError(join(path, 'abortProbability'), o.abortProbability, 'a transactionSize beside it (abortProbability is the share of transactions the application aborts)');
     w.abortProbability = expectNumber(o.abortProbability, join(path, 'abortProbability'), { min: 0, max: 1 });
+  }
+  if (o.tombstones !== undefined) {
+    const tp = join(path, 'tombstones');
+    const share = typeof o.tombstones === 'boolean' ? (o.tombstones ? 1 : 0) : typeof o.tombstones === 'number' ? o.tombstones : NaN;
+    if (!(share >= 0 && share <= 1)) throw new ValidationError(tp, o.tombstones, 'true (every record a tombstone), false, or the share of records sent as tombstones (0 to 1)');
+    // A tombstone deletes its key: a keyless one deletes nothing (and a compacted topic refuses keyless records).
+    if (share > 0 && (w.keys === undefined || w.keys.kind === 'none')) throw new ValidationError(tp, o.tombstones, 'tombstones on a workload with "keys" (a tombstone deletes its key)');
+    if (share > 0) w.tombstones = share;
   }
   return w;
 }
@@ -488,18 +501,33 @@ export function validateScenario(raw: unknown): Scenario {
   const groups = [...new Set(consumers.map((c) => c.group ?? c.id))];
   const alerts = readAlerts(o.alerts, hostIds);
   const alertChecks = new Set(alerts.map((a) => ALERT_CHECK_PREFIX + a.name));
-  const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ExpectationSpec => {
+  const partitionsOf = partitionCounts(topicNames, actions);
+  const expect = (o.expect === undefined ? [] : expectArray(o.expect, 'expect')).map((e, i): ScenarioExpectation => {
     const p = join('expect', i);
     const eo = expectObject(e, p, EXPECT_FIELDS);
     const check = expectString(eo.check, join(p, 'check'));
-    const problem = alertChecks.has(check) ? null : checkNameProblem(check, groups, consumers.flatMap((c) => (c.group === null ? [] : [c.id])));
+    const problem = alertChecks.has(check) ? null : checkNameProblem(check, groups, consumers.flatMap((c) => (c.group === null ? [] : [c.id])), partitionsOf);
     if (problem) {
       const ofAlerts = alerts.length > 0 ? `, or an alert of this scenario (${[...alertChecks].join(', ')})` : '';
       throw new ValidationError(join(p, 'check'), check, problem.allowed + ofAlerts, problem.hint);
     }
     const op = expectOneOf(eo.op, join(p, 'op'), OPS);
     const value = expectNumber(eo.value, join(p, 'value'));
-    return eo.description === undefined ? { check, op, value } : { check, op, value, description: expectString(eo.description, join(p, 'description')) };
+    const out: { -readonly [K in keyof ScenarioExpectation]: ScenarioExpectation[K] } = { check, op, value };
+    if (eo.description !== undefined) out.description = expectString(eo.description, join(p, 'description'));
+    if (eo.during !== undefined) {
+      const dp = join(p, 'during');
+      const refused = windowProblem(check);
+      if (refused !== null) throw new ValidationError(dp, eo.during, `no window on ${check}: ${refused}; "during" takes a check that counts moments (${windowCheckNames().join(', ')})`);
+      const d = expectArray(eo.during, dp);
+      if (d.length !== 2) throw new ValidationError(dp, eo.during, 'a window of two times, ["from", "to"], e.g. ["20s", "40s"]');
+      const fromUs = readTimeWithin(d[0], join(dp, 0), endUs, 'run', quietUs);
+      const toUs = readTimeWithin(d[1], join(dp, 1), endUs, 'run', quietUs);
+      if (toUs <= fromUs) throw new ValidationError(join(dp, 1), d[1], `a time after the window's start (${fromUs / 1000} ms)`);
+      out.during = [d[0] as number | string, d[1] as number | string];
+      out.window = { fromUs, toUs };
+    }
+    return out;
   });
 
   const tags = o.tags === undefined ? [] : expectArray(o.tags, 'tags').map((t, i) => expectString(t, join('tags', i)));
@@ -535,6 +563,30 @@ export function validateScenario(raw: unknown): Scenario {
     metricsIntervalUs,
     alerts,
   };
+}
+
+/** Per-partition figures name a partition of the scenario's topics: topic -> its partition count, counting those create-partitions adds. */
+function partitionCounts(topics: ReadonlyMap<string, number>, actions: readonly ScenarioAction[]): Map<string, number> {
+  const out = new Map(topics);
+  for (const a of actions) if (a.action === 'create-partitions') out.set(a.topic, Math.max(out.get(a.topic) ?? 0, a.count));
+  return out;
+}
+
+/**
+ * Per-partition figures a caller names for a run's report (`kafkasim run --figure`), checked against the
+ * scenario's partitions like an expectation's; refused with the nearest name.
+ */
+export function readFigures(names: readonly string[], s: Scenario, path = '--figure'): string[] {
+  const partitions = partitionCounts(new Map(s.topics.map((t) => [t.name, t.partitions])), s.actions);
+  for (const name of names) {
+    const pf = partitionFigureName(name);
+    const problem = checkNameProblem(name, [], [], partitions);
+    if (pf === null) {
+      throw new ValidationError(path, name, `a per-partition figure, <figure>.<topic>-<partition> (figures: ${Object.keys(PARTITION_FIGURES).join(', ')})`, problem?.hint);
+    }
+    if (problem !== null) throw new ValidationError(path, name, problem.allowed, problem.hint);
+  }
+  return [...names];
 }
 
 /** The default sampling interval of the metrics (a common scrape interval is 15 s; 1 s shows a failover). */

@@ -155,7 +155,7 @@ const KNOWN_FIELD_NAMES = new Set([
   'controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk',
   'name', 'partitions', 'replicationFactor', 'config', 'assignment', 'workload', 'zone', 'topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys',
   'valueBytes', 'partition', 'group', 'processing', 'check', 'op', 'value', 'description', 'text', 'fault', 'targets', 'groups', 'from', 'to', 'factor',
-  'addMs', 'jitterMs', 'action', 'count', 'kind', 'key', 's', 'share', 'salts',
+  'addMs', 'jitterMs', 'action', 'count', 'kind', 'key', 's', 'share', 'salts', 'tombstones', 'during',
 ]);
 
 const unknownKey = fc.oneof(
@@ -369,7 +369,55 @@ const duplicateItem: fc.Arbitrary<Mutation> = fc.constant({
   },
 });
 
+/**
+ * The language for precise failure cases: a per-partition figure (of a partition that exists, or one that does
+ * not), a window on a check that takes one (or on one that does not), tombstones on a workload (with keys, or
+ * without, which deletes nothing).
+ */
+const preciseCase = fc.constantFrom('figure', 'no-such-partition', 'window', 'window-on-a-verdict', 'tombstones').map(
+  (what): Mutation => ({
+    name: `precise: ${what}`,
+    apply(doc, pick) {
+      const topics = Array.isArray(doc.topics) ? doc.topics.filter(isObject) : [];
+      const topic = topics[pick % Math.max(1, topics.length)]?.name;
+      const expect = (e: Json) => {
+        if (!Array.isArray(doc.expect)) doc.expect = [];
+        (doc.expect as Json[]).push(e);
+      };
+      switch (what) {
+        case 'figure':
+          if (typeof topic !== 'string') return null;
+          expect({ check: `unavailability.longest-ms.${topic}-0`, op: '>=', value: 0 });
+          expect({ check: `leader.final.${topic}-0`, op: '>=', value: -1 });
+          return null;
+        case 'no-such-partition':
+          if (typeof topic !== 'string') return null;
+          expect({ check: `elections.${topic}-999999999`, op: '=', value: 0 });
+          return 'a per-partition figure of a partition the topic does not have';
+        case 'window':
+          if (typeof topic !== 'string') return null;
+          expect({ check: `acked.${topic}-0`, op: '>=', value: 0, during: ['0s', '1s'] });
+          expect({ check: 'unavailability.longest-ms', op: '>=', value: 0, during: ['1s', '2s'] });
+          return null;
+        case 'window-on-a-verdict':
+          expect({ check: 'lost-write', op: '=', value: 0, during: ['0s', '1s'] });
+          return 'a window on a verdict of the whole run';
+        case 'tombstones': {
+          const p = pickPath(doc, pick, (q, v) => q[0] === 'producers' && isObject(v) && 'topic' in v && q.includes('workload'));
+          if (!p) return null;
+          const w = get(doc, p) as { [k: string]: Json };
+          w.tombstones = 0.5;
+          const keys = w.keys;
+          return !isObject(keys) || keys.kind === 'none' ? 'tombstones on a workload without keys' : null;
+        }
+      }
+      return null;
+    },
+  }),
+);
+
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 1, arbitrary: preciseCase },
   { weight: 6, arbitrary: replaceValue },
   { weight: 2, arbitrary: deleteField },
   { weight: 2, arbitrary: addUnknownKey },

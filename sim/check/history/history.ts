@@ -42,6 +42,8 @@ export class History {
   endUs = 0;
   /** The time of the last event folded, -1 before any. */
   lastEventUs = -1;
+  /** Where a report over a window of the run (an expectation's "during") begins; 0 for the whole run. */
+  windowStartUs = 0;
 
   /** The history's own handlers, in the order they must run (sends before appends before reads). */
   readonly handlers: readonly Handlers[] = [
@@ -69,6 +71,16 @@ export class History {
   /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */
   finish(): void {
     if (this.lastEventUs >= 0) this.endUs = Math.max(this.endUs, this.lastEventUs);
+  }
+
+  /**
+   * Whether a consumer read the sent record `v`: its value, or for a tombstone (no value to find) a null value
+   * at the offset its producer was told. A tombstone without one (acks=0) cannot be told unread: it counts as read.
+   */
+  wasRead(v: number): boolean {
+    if (!this.sends.tombstone(v)) return this.reads.seen(v);
+    const o = this.sends.offset(v);
+    return o < 0 || this.reads.byPartition.get(this.sends.tp(v))?.tombstoneReads.has(o) === true;
   }
 
   /** A time as scenario time ("12.345s"). */

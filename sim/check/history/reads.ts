@@ -5,7 +5,7 @@ import type { LeaderAppends } from './appends';
 import type { Names, TopicPartitions } from './ids';
 import type { CurrentNumbers, ValueIds } from './values';
 
-// Bits of a value's flags (history.ts; the sends use the low five).
+// Bits of a value's flags (history.ts; the sends use the low five and the top one).
 const SEEN = 1 << 5;
 /** Its first read was where a leader first appended it (the usual case); otherwise the place is kept aside. */
 const FIRST_AT_APPEND = 1 << 6;

@@ -20,8 +20,10 @@ const STATUS = 0b11;
 const DEFINITE = 0b100;
 const ACKS_SHIFT = 3;
 const ACKS = 0b11 << ACKS_SHIFT;
+/** Sent as a tombstone: a null value that deletes its key; no log or poll shows its value. */
+const TOMBSTONE = 1 << 7;
 /** The bits a new send starts over (the reads' bits stay). */
-const SEND_BITS = STATUS | DEFINITE | ACKS;
+const SEND_BITS = STATUS | DEFINITE | ACKS | TOMBSTONE;
 /** acks codes in the flags; 0 means "another value, see the side table". */
 const ACKS_CODES: Readonly<Record<string, number>> = { '0': 1, '1': 2, all: 3 };
 const ACKS_NAMES = ['', '0', '1', 'all'];
@@ -75,6 +77,8 @@ export class Sends {
   readonly byStatus = [0, 0, 0, 0];
   /** Acknowledged batches and the records in them, per producer (by first acknowledgement). */
   readonly batchesOf = new Map<string, { batches: number; records: number }>();
+  /** The values sent as tombstones, in send order (a workload sends few; most runs none). */
+  readonly tombstones: number[] = [];
   /** Called when a value's partition changes (it was sent before one was chosen, or re-sent elsewhere). */
   private readonly tpWatchers: ((v: number, before: number) => void)[] = [];
   /** Called once a value's send.ok or send.fail is recorded. */
@@ -117,7 +121,9 @@ export class Sends {
       } else this.irregular = true;
       if (was !== Status.None) this.byStatus[was]!--;
       this.byStatus[Status.Unknown]!++;
-      this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown);
+      const tombstone = e.tombstone === true;
+      if (tombstone && (this.flags.get(v) & TOMBSTONE) === 0) this.tombstones.push(v);
+      this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown | (tombstone ? TOMBSTONE : 0));
       this.setTp(v, this.tpIds.id(e.topic, e.partition));
       this.keys.set(v, e.key === null ? -1 : this.keyNames.id(e.key));
       this.invoked.set(v, e.t);
@@ -275,6 +281,11 @@ export class Sends {
 
   status(v: number): Status {
     return (this.flags.get(v) & STATUS) as Status;
+  }
+
+  /** Sent as a tombstone (a null value). */
+  tombstone(v: number): boolean {
+    return (this.flags.get(v) & TOMBSTONE) !== 0;
   }
 
   /** A definite failure: no attempt can have been written. */

@@ -22,12 +22,15 @@ import { Sender } from './sender';
 import { TransactionManager } from './transactionManager';
 import { TransactionalProducer, type AppRecord } from './transactionalProducer';
 import { drawKey, type ProducerWorkload } from './workload';
-import { defineKinds, nullable, num, str, type KindsOf } from '../../../core/traceSchema';
+import { bool, defineKinds, nullable, num, optional, str, type KindsOf } from '../../../core/traceSchema';
 
 /** The producer application's calls. */
 export const PRODUCER_KINDS = defineKinds({
-  /** The application called send(): the invocation half of the history (partition -1 until one is chosen). */
-  'send.invoke': { topic: str, partition: num, key: nullable(str), value: str },
+  /**
+   * The application called send(): the invocation half of the history (partition -1 until one is chosen).
+   * `value` names the record; a tombstone (`tombstone: true`, absent otherwise) carries a null value instead.
+   */
+  'send.invoke': { topic: str, partition: num, key: nullable(str), value: str, tombstone: optional(bool) },
 });
 
 declare module '../../../core/trace' {
@@ -146,7 +149,7 @@ export class Producer extends Process {
               random: this.random.fork('transactions'),
               brokers: () => (this.metadata.knownBrokers().length > 0 ? this.metadata.knownBrokers() : opts.bootstrap),
               partitionCount: (topic) => this.metadata.partitionCount(topic),
-              send: (r) => this.produce(r.topic, r.key, r.valueId, r.valueBytes, r.partition),
+              send: (r) => this.produce(r.topic, r.key, r.valueId, r.valueBytes, r.partition, r.tombstone === true),
               valueText: (id) => this.payloads.valueText(id)!,
               refuse: (r, error) => this.refuse(r, error),
               setTimer: (d, fn) => this.setTimer(d, fn),
@@ -196,14 +199,17 @@ export class Producer extends Process {
     const start = ms(w.startMs ?? 0);
     const stop = w.stopMs === undefined ? Infinity : ms(w.stopMs);
     const valueBytes = w.valueBytes ?? 100;
+    const tombstones = w.tombstones ?? 0;
     let count = 0;
     const sendOne = (): void => {
       if (this.workloadStopped) return;
       count++;
       const key = drawKey(keys, random);
       const valueId = this.payloads.nextCountedValue();
-      if (this.transactional) this.transactional.onRecord({ topic: w.topic, key, valueId, valueBytes, ...(w.partition !== undefined ? { partition: w.partition } : {}) });
-      else this.produce(w.topic, key, valueId, valueBytes, w.partition);
+      // A share strictly between 0 and 1 is drawn per record, from the workload's stream after its key.
+      const tombstone = tombstones >= 1 || (tombstones > 0 && random.chance(tombstones));
+      if (this.transactional) this.transactional.onRecord({ topic: w.topic, key, valueId, valueBytes, ...(w.partition !== undefined ? { partition: w.partition } : {}), ...(tombstone && { tombstone }) });
+      else this.produce(w.topic, key, valueId, valueBytes, w.partition, tombstone);
     };
     if (w.at) {
       // Explicit times, in order; several at one millisecond go in one event.
@@ -248,10 +254,15 @@ export class Producer extends Process {
 
   // ---- send() [KafkaProducer.doSend] ----
 
-  /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in `payloads`. */
-  produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number): void {
+  /**
+   * KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in
+   * `payloads`; a tombstone sends a null value instead, and `valueId` only names the record in the trace.
+   */
+  produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number, tombstone = false): void {
     this.unacked++;
-    const rec: PendingRecord = { key, keyId: this.payloads.internKey(key), valueId, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
+    const keyId = this.payloads.internKey(key);
+    const timestamp = Math.floor(this.now / 1000);
+    const rec: PendingRecord = tombstone ? { key, keyId, valueId, valueSize: 0, timestamp, tombstone } : { key, keyId, valueId, valueSize: valueBytes, timestamp };
     // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.
     const upperBound = this.upperBound(rec);
     if (upperBound > this.config['max.request.size'] || upperBound > this.config['buffer.memory']) {
@@ -270,13 +281,14 @@ export class Producer extends Process {
 
   /** A record's size alone in a batch [AbstractRecords.estimateSizeInBytesUpperBound]. */
   private upperBound(rec: PendingRecord): number {
-    return RECORD_BATCH_OVERHEAD + recordSizeOf(0, 0, this.payloads.keySize(rec.keyId), rec.valueSize, []);
+    return RECORD_BATCH_OVERHEAD + recordSizeOf(0, 0, this.payloads.keySize(rec.keyId), rec.tombstone === true ? -1 : rec.valueSize, []);
   }
 
   private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {
     const prefix = this.payloads.countedPrefix;
     const value = this.payloads.valueText(rec.valueId)!;
-    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value }, prefix !== null && rec.valueId >= 0 ? { prefix, n: rec.valueId } : undefined);
+    const fields = rec.tombstone === true ? { topic, partition, key: rec.key, value, tombstone: true } : { topic, partition, key: rec.key, value };
+    this.trace.emit('send.invoke', this.id, fields, prefix !== null && rec.valueId >= 0 ? { prefix, n: rec.valueId } : undefined);
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
@@ -440,7 +452,8 @@ export class Producer extends Process {
   /** send() of a fenced transactional producer throws at once: the record was never written. */
   private refuse(r: AppRecord, error: KafkaError): void {
     const value = this.payloads.valueText(r.valueId)!;
-    this.trace.emit('send.invoke', this.id, { topic: r.topic, partition: r.partition ?? -1, key: r.key, value });
+    const partition = r.partition ?? -1;
+    this.trace.emit('send.invoke', this.id, r.tombstone === true ? { topic: r.topic, partition, key: r.key, value, tombstone: true } : { topic: r.topic, partition, key: r.key, value });
     this.trace.emit('send.fail', this.id, { topic: r.topic, partition: r.partition ?? -1, error, values: [value], definite: true });
   }
 

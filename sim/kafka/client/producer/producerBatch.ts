@@ -2,6 +2,7 @@ import type { NumberedTexts } from '../../../core/numberedText';
 import type { Micros } from '../../../core/time';
 import {
   BatchBuilder,
+  NULL_ID,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
@@ -21,6 +22,8 @@ export interface PendingRecord {
   readonly valueSize: number;
   /** Milliseconds (CreateTime). */
   readonly timestamp: number;
+  /** A tombstone: the record carries a null value (it deletes its key); `valueId` stays its identity. */
+  readonly tombstone?: boolean;
 }
 
 /** Estimates of compressed sizes are padded by this factor [MemoryRecordsBuilder.COMPRESSION_RATE_ESTIMATION_FACTOR]. */
@@ -70,6 +73,8 @@ export class ProducerBatch {
   /** Written in a transaction (the batch's transactional bit). */
   isTransactional = false;
   private built: RecordBatch | null = null;
+  /** Record index -> the identity of the tombstone there (its value is null in the batch); null until one is appended. */
+  private tombstoneIds: Map<number, number> | null = null;
 
   constructor(
     readonly topic: string,
@@ -91,9 +96,15 @@ export class ProducerBatch {
     return this.builder.count;
   }
 
-  /** Record i's value as text. */
+  /** Record i's value id, or for a tombstone of the workload its identity's (what send.invoke named it). */
+  private identityAt(i: number): number {
+    const id = this.builder.valueIdAt(i);
+    return id === NULL_ID && this.tombstoneIds !== null ? (this.tombstoneIds.get(i) ?? id) : id;
+  }
+
+  /** Record i's value as text; a tombstone's identity for a tombstone of the workload. */
   valueAt(i: number): string | null {
-    return this.payloads.valueText(this.builder.valueIdAt(i));
+    return this.payloads.valueText(this.identityAt(i));
   }
 
   /** Every record's value as text (the trace's send.ok / send.fail lists). */
@@ -108,7 +119,7 @@ export class ProducerBatch {
     const prefix = this.payloads.countedPrefix;
     if (prefix === null) return undefined;
     const numbers = new Int32Array(this.builder.count);
-    for (let i = 0; i < numbers.length; i++) numbers[i] = this.builder.valueIdAt(i);
+    for (let i = 0; i < numbers.length; i++) numbers[i] = this.identityAt(i);
     return { prefixes: [prefix], prefixOf: null, n: numbers };
   }
 
@@ -124,9 +135,11 @@ export class ProducerBatch {
   tryAppend(r: PendingRecord): boolean {
     if (this.isFull) return false;
     const b = this.builder;
-    const size = b.nextRecordSize(r.keyId, r.valueId, r.valueSize, r.timestamp);
+    const valueId = r.tombstone === true ? NULL_ID : r.valueId;
+    const size = b.nextRecordSize(r.keyId, valueId, r.valueSize, r.timestamp);
     if (b.count > 0 && this.estimatedBytes + size > this.capacity) return false;
-    b.append(r.keyId, r.valueId, r.valueSize, r.timestamp);
+    if (r.tombstone === true) (this.tombstoneIds ??= new Map()).set(b.count, r.valueId);
+    b.append(r.keyId, valueId, r.valueSize, r.timestamp);
     this.uncompressedBytes += size;
     this.estimatedBytes =
       this.compression === 'none'

@@ -74,6 +74,8 @@ export interface AppRecord {
   readonly valueId: number;
   readonly valueBytes: number;
   readonly partition?: number;
+  /** Sent as a tombstone (a null value). */
+  readonly tombstone?: boolean;
 }
 
 /** Errors after which the request is retried, the coordinator looked up again for the NOT_COORDINATOR family. */

@@ -37,6 +37,8 @@ export interface ProducerWorkload {
   readonly transactionSize?: number;
   /** The share of transactions the application aborts instead of committing (0..1). Default 0. */
   readonly abortProbability?: number;
+  /** The share of records sent as tombstones (null values): 1 every one, absent or 0 none. */
+  readonly tombstones?: number;
 }
 
 export function hotKeyName(): string {
