@@ -5,7 +5,7 @@ import { CASE_LIMIT_MS, campaign } from './campaign';
 
 /*
  * The CLI under fuzz (issue 23's "done means"): scenario documents and command lines drawn by fast-check, each
- * run through the real CLI in a worker thread under a wall-clock limit watched from outside. `npm test` draws
+ * run through the real CLI in a worker thread under a CPU-time limit watched from outside (harness.ts). `npm test` draws
  * a modest number from the fixed seed; `npm run fuzz` (KAFKASIM_FUZZ=1) draws FUZZ_CASES (default 10,000)
  * from a fresh seed, printed, so a failure can be replayed with DEFAULT_SEED=<seed>.
  */

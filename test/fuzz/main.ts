@@ -26,5 +26,5 @@ if (process.argv.includes('--json')) {
   process.stdout.write(`seed ${r.seed}: ${r.cases} cases in ${(r.wallMs / 1000).toFixed(0)} s; ${r.ran.length} ran a scenario\n`);
   process.stdout.write(`${JSON.stringify(r.figures)}\nexit codes ${JSON.stringify(r.codes)}\n`);
   for (const f of r.findings) process.stdout.write(`${f.verdict}: ${f.what}\n    ${f.detail}\n`);
-  for (const x of r.slow) process.stdout.write(`slow (${Math.round(x.wallMs / 1000)} s): ${x.what}\n`);
+  for (const x of r.slow) process.stdout.write(`slow (${Math.round(x.wallMs / 1000)} s, ${x.cpuMs === null ? '?' : Math.round(x.cpuMs / 1000)} s of CPU): ${x.what}\n`);
 }

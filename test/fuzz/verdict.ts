@@ -1,10 +1,15 @@
 /** What became of one case, as the harness saw it from outside the worker that ran it. */
 export interface Outcome {
-  /** The exit code, 'threw' (an exception escaped the CLI), 'hang' (over the wall-clock limit), or 'died' (the worker thread died: out of memory, say). */
+  /**
+   * The exit code, 'threw' (an exception escaped the CLI), 'hang' (past the CPU-time limit, or no progress at all:
+   * see harness.ts), or 'died' (the worker thread died: out of memory, say).
+   */
   readonly code: number | 'threw' | 'hang' | 'died';
   readonly out: string;
   readonly err: string;
   readonly wallMs: number;
+  /** The CPU time the case's thread used (null where it cannot be read). */
+  readonly cpuMs?: number | null;
 }
 
 export type Verdict = 'ok' | 'stack-trace' | 'hang' | 'died' | 'multi-line-error' | 'accepted-nonsense';

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { cli } from '../support/cli';
+import { SPIN_FOR_EVER, WAIT_FOR_EVER } from './harness';
+import { ownThreadId } from './threadCpu';
 import type { FuzzCase } from './cases';
 
 const { tmp, index } = workerData as { tmp: string; index: number };
@@ -15,9 +17,12 @@ export function commandLine(c: FuzzCase, id: number, dir: string, worker: number
   return ['run', file, ...(c.json ? ['--json'] : [])];
 }
 
+
 parentPort!.on('message', async (m: { id: number; c: FuzzCase }) => {
   const t0 = performance.now();
   let reply;
+  if (m.c.kind === 'argv' && m.c.argv[0] === SPIN_FOR_EVER) for (;;);
+  if (m.c.kind === 'argv' && m.c.argv[0] === WAIT_FOR_EVER) await new Promise(() => {});
   try {
     const r = await cli(commandLine(m.c, m.id, tmp, index));
     reply = { id: m.id, code: r.code, out: r.out.slice(0, 2000), err: r.err.slice(0, 100_000) };
@@ -26,4 +31,4 @@ parentPort!.on('message', async (m: { id: number; c: FuzzCase }) => {
   }
   parentPort!.postMessage({ ...reply, wallMs: Math.round(performance.now() - t0) });
 });
-parentPort!.postMessage({ ready: true });
+parentPort!.postMessage({ ready: true, tid: ownThreadId() });

@@ -155,4 +155,22 @@ describe('disk', () => {
     expect(d.read('a/1')).toEqual([]);
     expect(d.durableChunks('a/1')).toBe(0);
   });
+
+  it('lists a directory from its own entries: nested directories, renames, deletes, and prefixes that are not directories', () => {
+    const { d } = disk();
+    for (const f of ['logs/t-1/2.log', 'logs/t-1/0.log', 'logs/t-10/0.log', 'logs/t-1/sub/x', 'logs/cp', 'top']) d.create(f);
+    d.append('logs/t-2/0.log', 'a', 1);
+    d.rewrite('logs/t-2/1.log', []);
+    expect(d.list('logs/t-1/')).toEqual(['logs/t-1/0.log', 'logs/t-1/2.log', 'logs/t-1/sub/x']);
+    expect(d.list('logs/')).toEqual(['logs/cp', 'logs/t-1/0.log', 'logs/t-1/2.log', 'logs/t-1/sub/x', 'logs/t-10/0.log', 'logs/t-2/0.log', 'logs/t-2/1.log']);
+    // A prefix that is not a directory still matches by its characters.
+    expect(d.list('logs/t-1')).toEqual(['logs/t-1/0.log', 'logs/t-1/2.log', 'logs/t-1/sub/x', 'logs/t-10/0.log']);
+    d.rename('logs/t-1/2.log', 'logs/t-2/2.log');
+    d.delete('logs/t-1/0.log');
+    d.delete('logs/t-1/0.log');
+    expect(d.list('logs/t-1/')).toEqual(['logs/t-1/sub/x']);
+    expect(d.list('logs/t-2/')).toEqual(['logs/t-2/0.log', 'logs/t-2/1.log', 'logs/t-2/2.log']);
+    expect(d.list('nowhere/')).toEqual([]);
+    expect(d.list()).toEqual(['logs/cp', 'logs/t-1/sub/x', 'logs/t-10/0.log', 'logs/t-2/0.log', 'logs/t-2/1.log', 'logs/t-2/2.log', 'top']);
+  });
 });
