@@ -64,6 +64,8 @@ export class App {
   private readonly panes: Pane[] = [];
   private readonly panesRoot = byId('panes');
   private readonly timeline: TimelineView;
+  /** Run B's own timeline in compare mode (its faults, elections and captions at its own moments). */
+  private readonly timelineB: TimelineView;
   private readonly checks: ChecksView;
   private readonly events: EventsView;
   private readonly learn: LearnView;
@@ -100,7 +102,16 @@ export class App {
   private readonly cache = new Map<string, RunPayload>();
 
   constructor() {
-    this.timeline = new TimelineView(byId('timeline'), this.tooltip, { onSeek: (i) => this.seek(i) });
+    this.timeline = new TimelineView(byId('timeline-a'), this.tooltip, { onSeek: (i) => this.seek(i), onRange: (a, b) => this.syncRange('A', a, b) });
+    this.timelineB = new TimelineView(byId('timeline-b'), this.tooltip, {
+      // A moment on B's timeline is the same scenario time on A's.
+      onSeek: (i) => {
+        const b = this.runB?.model;
+        if (b) this.seekRel((i >= 0 ? b.t[i]! : b.tFirst) - b.t0);
+      },
+      onRange: (a, b) => this.syncRange('B', a, b),
+    });
+    for (const [id, side] of [['timeline-a', 'A'], ['timeline-b', 'B']] as const) byId(id).appendChild(el('span', { class: 'tl-side', hidden: true }, side));
     this.checks = new ChecksView(byId('side-checks'), {
       onSelectValue: (v) => this.select(v, true),
       onSeekRel: (r) => this.seekRel(r),
@@ -413,6 +424,9 @@ export class App {
       this.paneTitle(p, run);
     });
     this.timeline.setRun(this.runA);
+    byId('timeline-b').hidden = this.runB === null;
+    for (const t of byId('timeline').querySelectorAll<HTMLElement>('.tl-side')) t.hidden = this.runB === null;
+    this.timelineB.setRun(this.runB);
     this.transport.setRun(this.runA);
     this.checks.setRuns(this.runA, this.runB, { A: this.changeOf('A', this.runA), B: this.runB ? this.changeOf('B', this.runB) : null });
     this.events.setRun(this.runA);
@@ -584,12 +598,38 @@ export class App {
       pb.partition.render(stateB, nowB, this.selected);
     }
     this.timeline.render(this.cursor, this.selected);
+    if (b) this.timelineB.render(b.model.indexAtTime(b.model.t0 + (now - m.t0)), this.selected);
+    this.renderPaneCaptions(state.caption, b ? b.replay.at(b.model.indexAtTime(b.model.t0 + (now - m.t0))).caption : null);
     this.transport.render(this.cursor, now, this.playing);
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
     this.renderCaption(state.caption, now);
     this.status.dataset['cursor'] = String(this.cursor);
+  }
+
+  /** In compare mode each side tells its own story: its caption at its own moment, under its title. */
+  private renderPaneCaptions(capA: { readonly text: string } | null, capB: { readonly text: string } | null): void {
+    const compare = this.runB !== null && (this.runA?.model.captions.length ?? 0) > 0;
+    this.panes.forEach((p, k) => {
+      let line = p.root.querySelector<HTMLElement>('.pane-caption');
+      if (!line) {
+        line = el('div', { class: 'pane-caption', 'data-testid': `pane-caption-${p.label}` });
+        p.title.after(line);
+      }
+      const cap = k === 0 ? capA : capB;
+      line.hidden = !compare;
+      line.textContent = cap ? cap.text : 'Its story starts at its first caption.';
+    });
+  }
+
+  /** Zoom or pan on one timeline: the other shows the same scenario-time range. */
+  private syncRange(from: 'A' | 'B', t0: number, t1: number): void {
+    const a = this.runA?.model;
+    const b = this.runB?.model;
+    if (!a || !b) return;
+    if (from === 'A') this.timelineB.zoomTo(t0 - a.t0 + b.t0, t1 - a.t0 + b.t0);
+    else this.timeline.zoomTo(t0 - b.t0 + a.t0, t1 - b.t0 + a.t0);
   }
 
   /** The caption at the cursor; its subject pulses on screen while it is fresh, and the views turn to it once. */
@@ -866,11 +906,20 @@ export class App {
       case 'p':
         return handled(() => this.stepCaption(-1));
       case 'z':
-        return handled(() => this.timeline.zoomAtCursor(4));
+        return handled(() => {
+          this.timeline.zoomAtCursor(4);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'Z':
-        return handled(() => this.timeline.zoomAtCursor(0.25));
+        return handled(() => {
+          this.timeline.zoomAtCursor(0.25);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'w':
-        return handled(() => this.timeline.zoomTo(this.runA?.model.tFirst ?? 0, this.runA?.model.tLast ?? 1));
+        return handled(() => {
+          this.timeline.zoomTo(this.runA?.model.tFirst ?? 0, this.runA?.model.tLast ?? 1);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'f':
         return handled(() => this.panes.forEach((p) => p.partition.follow()));
       case '1':
