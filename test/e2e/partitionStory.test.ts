@@ -56,6 +56,21 @@ describe.skipIf(!browserAvailable())('the partition view follows the story in Ch
       expect(await onScreen(page, sel), `offset ${o} on screen`).toBe(true);
     }
     await screenshot(page, 'story-truncation');
+
+    // A lost write past the checker's first stories still has its whole story: the truncation that removed it.
+    await page.click('[data-testid=tab-checks]');
+    const late = page.locator('[data-testid=lost-write]').nth(24);
+    await late.click();
+    await page.waitForSelector('[data-testid=story] li');
+    await expect(page.locator('[data-testid=story]').textContent()).resolves.toContain(`Broker ${cut.broker} truncated its log from ${cut.from} to ${cut.to}`);
+
+    // Compare acks=1 with acks=all at the same step: the cells lost only in A are marked, and the table says B did better.
+    await page.goto(`${app.url}?s=acks1-leader-crash&seed=1&compare=1&b=producer.acks%3Dall&e=${cut.seq}`);
+    await waitLoaded(page, 1);
+    expect(await page.locator('[data-testid=partition-A] [data-testid=diff-lost]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=partition-B] [data-testid=diff-lost]').count()).toBe(0);
+    await expect(page.locator('[data-testid=compare-table] [data-check=lost-write]').getAttribute('data-verdict')).resolves.toBe('better');
+    await screenshot(page, 'compare-difference');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -419,6 +419,8 @@ export class App {
     const partition = restore.partition ?? this.url.partition;
     this.panes.forEach((p, k) => {
       const run = k === 0 ? this.runA : this.runB;
+      p.partition.setOther(this.runB ? (k === 0 ? this.runB : this.runA) : null);
+      p.root.querySelector('.pv')?.classList.toggle('compared', this.runB !== null);
       p.cluster.setRun(run);
       p.partition.setRun(run, partition);
       this.paneTitle(p, run);

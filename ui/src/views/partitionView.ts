@@ -48,6 +48,8 @@ interface Cell {
   readonly appendT: number;
   /** Only in the page cache of a broker that lost power: lost. */
   readonly powerLost: boolean;
+  /** Compare mode: lost here but not in the other run, or kept here though lost there. */
+  readonly diff: 'lost-here' | 'kept-here' | null;
 }
 
 const LABEL_W = 178;
@@ -75,11 +77,14 @@ export class PartitionView {
   private readonly select: HTMLSelectElement;
   private readonly stats: HTMLSpanElement;
   private readonly followBtn: HTMLButtonElement;
+  private readonly focus: HTMLDivElement;
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
   /** The story moments of the partition shown (computed once per partition). */
   private moments: StoryMoment[] | null = null;
+  /** The other side's run in compare mode: cells whose record fared differently there are marked. */
+  private other: LoadedRun | null = null;
   /** Brokers whose rows a caption names (they pulse). */
   private pulse: readonly number[] = [];
 
@@ -95,6 +100,8 @@ export class PartitionView {
     this.followBtn.addEventListener('click', () => this.follow());
     this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.followBtn);
     root.appendChild(this.header);
+    this.focus = el('div', { class: 'pv-focus', 'data-testid': 'pv-focus', hidden: true });
+    root.appendChild(this.focus);
     this.svg = d3.select(root).append('svg').attr('class', 'pv-svg').attr('data-testid', 'partition-svg');
     const defs = this.svg.append('defs');
     const pat = defs.append('pattern').attr('id', `hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 4).attr('height', 4).attr('patternTransform', 'rotate(45)');
@@ -110,6 +117,8 @@ export class PartitionView {
       el('span', { class: 'lg ghost' }, 'removed by truncation'),
       el('span', { class: 'lg powerlost' }, 'lost in a power cut (was page cache only)'),
       el('span', { class: 'lg edge' }, '▶ HW / LEO beyond the window'),
+      el('span', { class: 'lg diff-lost' }, 'compare: lost here, kept there'),
+      el('span', { class: 'lg diff-kept' }, 'compare: kept here, lost there'),
       el('span', { class: 'lg hw' }, 'high watermark'),
       el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
     );
@@ -125,6 +134,10 @@ export class PartitionView {
     this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
     replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
     this.select.hidden = parts.length <= 1;
+  }
+
+  setOther(run: LoadedRun | null): void {
+    this.other = run;
   }
 
   setPulse(brokers: readonly number[]): void {
@@ -225,6 +238,7 @@ export class PartitionView {
     const p = run ? state.partitions.get(this.key) : undefined;
     if (!run || !p) {
       this.stats.textContent = run ? 'This run has no partitions.' : '';
+      this.focus.hidden = true;
       this.svg.selectAll('*:not(defs):not(defs *)').remove();
       return;
     }
@@ -364,18 +378,19 @@ export class PartitionView {
       .attr('text-anchor', 'middle')
       .text((o) => String(o));
     det.selectAll('text.pv-offset-title').data([0]).join('text').attr('class', 'pv-offset-title pv-caption').attr('x', 4).attr('y', detTop - 8).text('offset →');
-    det
-      .selectAll('text.pv-focus')
-      .data(frame ? [frame] : [])
-      .join('text')
-      .attr('class', 'pv-focus')
-      .attr('data-testid', 'pv-focus')
-      .attr('data-lo', (f) => f.lo)
-      .attr('data-hi', (f) => f.hi)
-      .attr('x', LABEL_W)
-      .attr('y', detTop - 20)
-      .text((f) => `following the story: ${f.why}`);
+    // What the window frames, as a line above the cells (text wraps in a narrow compare pane).
+    this.focus.hidden = !frame;
+    this.focus.textContent = frame ? `following the story: ${frame.why}` : '';
+    this.focus.dataset['lo'] = frame ? String(frame.lo) : '';
+    this.focus.dataset['hi'] = frame ? String(frame.hi) : '';
 
+    const other = this.other?.model;
+    const diffOf = (value: string | null | undefined): Cell['diff'] => {
+      if (!other || typeof value !== 'string') return null;
+      const here = model.isLost(value);
+      const there = other.isLost(value);
+      return here && !there ? 'lost-here' : !here && there ? 'kept-here' : null;
+    };
     const all: Cell[] = [];
     rows.forEach((row, ri) => {
       const r = row.r;
@@ -398,6 +413,7 @@ export class PartitionView {
           ghost: null,
           appendT: b.t,
           powerLost: row.powerOff && o >= row.durable,
+          diff: diffOf(value),
         });
       }
       // Removed records (newest removal wins an offset).
@@ -408,7 +424,7 @@ export class PartitionView {
             if (seen.has(o)) continue;
             seen.add(o);
             const value = model.valueAt(this.key, b.epoch, o);
-            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1, powerLost: false });
+            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1, powerLost: false, diff: diffOf(value) });
           }
         }
       }
@@ -496,6 +512,18 @@ export class PartitionView {
       .attr('cx', (d) => x(d.offset) + cw / 2)
       .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
       .attr('r', (d) => (d.acked ? 4 : 2))
+      .attr('pointer-events', 'none');
+    // Compare: a bar over each cell whose record fared otherwise in the other run.
+    det
+      .selectAll<SVGRectElement, Cell>('rect.diffmark')
+      .data(all.filter((d) => d.diff !== null), (d) => d.key)
+      .join('rect')
+      .attr('class', (d) => `diffmark ${d.diff}`)
+      .attr('data-testid', (d) => (d.diff === 'lost-here' ? 'diff-lost' : 'diff-kept'))
+      .attr('x', (d) => x(d.offset))
+      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + GHOST_H : -4))
+      .attr('width', Math.max(0.6, cw))
+      .attr('height', 3)
       .attr('pointer-events', 'none');
     // The selected record's outline, above everything.
     det
@@ -621,6 +649,8 @@ export class PartitionView {
     }
     if (info && info.readT >= 0) lines.push(`first read by ${info.reader} at ${rel(info.readT, t0)}`);
     if (d.lost) lines.push('LOST: acknowledged, but not in the final log');
+    if (d.diff === 'lost-here') lines.push('the other run kept this record');
+    if (d.diff === 'kept-here') lines.push('the other run lost this record');
     if (typeof d.value === 'string') lines.push('click to follow this record in every view');
     return lines;
   }
