@@ -63,7 +63,8 @@ export class FinalState implements TraceSink {
         offline: e.offline as boolean,
       });
       this.hw.set(`${e.topic as string}-${e.partition as number}`, e.highWatermark as number);
-    } else if (e.kind === 'consumer.commit' && e.ok) {
+    } else if ((e.kind === 'consumer.commit' && e.ok) || (e.kind === 'group.offset.txn' && e.result === 'commit')) {
+      // Offsets committed in a transaction count once its COMMIT marker made them the group's.
       for (const o of e.offsets as { topic: string; partition: number; offset: number }[]) {
         this.committed.set(`${e.group as string}\u0000${o.topic}-${o.partition}`, o.offset);
         add(this.groupParts, e.group as string, tpKey(o.topic, o.partition));

@@ -185,8 +185,10 @@ export class DescribeFold {
             }
           }
           break;
+        case 'group.offset.txn':
         case 'group.offset.commit':
-          if (e.error === 'NONE') {
+          // Transactional offsets count once their COMMIT marker made them the group's.
+          if (e.kind === 'group.offset.txn' ? e.result === 'commit' : e.error === 'NONE') {
             for (const o of e.offsets) {
               committed.set(`${e.group}\u0000${key(o.topic, o.partition)}`, o.offset);
               add(groupParts, e.group, key(o.topic, o.partition));

@@ -120,7 +120,8 @@ export const groupFigures: CheckDefinition = {
           const unprocessed: number[] = [];
           if (topics.size > 0) {
             s.forEach((v) => {
-              if (s.status(v) !== Status.Ok || !topics.has(h.tps.topic(s.tp(v)))) return;
+              // A transaction that never committed is not there to be read (read_committed) or processed.
+              if (s.status(v) !== Status.Ok || !topics.has(h.tps.topic(s.tp(v))) || h.transactions.isUncommitted(v)) return;
               if (!seen?.has(v)) unseen.push(v);
               // Whether the group processed the position of the record (where a leader put it, for acks=0).
               const o = s.offset(v);

@@ -1,7 +1,8 @@
 /**
  * lost-write-jepsen: Jepsen's black-box lost write — acknowledged at an offset below the highest offset some
  * consumer read in its partition, and never read by anyone. Needs no final logs, so it can be wrong both ways
- * (a slow reader, a record read before it was lost); lostWrite.ts has the simulator's truth.
+ * (a slow reader, a record read before it was lost); lostWrite.ts has the simulator's truth. A write of a
+ * transaction that never committed is owed to nobody (a read_committed reader steps over it).
  */
 import type { CheckDefinition } from './check';
 import { Status } from './history/sends';
@@ -17,7 +18,7 @@ export const lostWriteJepsen: CheckDefinition = {
       s.forEach((v) => {
         if (s.status(v) !== Status.Ok) return;
         const o = s.offset(v);
-        if (o >= 0 && !h.reads.seen(v) && o < h.reads.maxReadOffset(s.tp(v))) lost.push(v);
+        if (o >= 0 && !h.reads.seen(v) && o < h.reads.maxReadOffset(s.tp(v)) && !h.transactions.isUncommitted(v)) lost.push(v);
       });
       out['lost-write-jepsen'] = result(
         lost.length,

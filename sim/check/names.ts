@@ -15,7 +15,13 @@ export const CHECKS = {
   'nonmonotonic-poll': 'a consumer read an offset at or before one it had already read, without a reassignment or seek',
   'nonmonotonic-send': "a producer's acknowledged sends to one key landed out of order",
   unseen: 'acknowledged records no consumer ever read (loss, or just lag)',
-  G1a: 'a consumer read a value whose send definitely failed (aborted read)',
+  G1a: 'a consumer read a value whose send definitely failed, or a read_committed consumer read a write of a transaction that aborted or never committed (aborted read)',
+  // Transactions
+  'transactions.committed': 'transactions the coordinator confirmed committed (EndTxn answered)',
+  'transactions.aborted': 'transactions the application aborted and the coordinator confirmed',
+  'transactions.fenced': 'transactional producer instances fenced (a newer instance with the same transactional.id, or the coordinator aborted their transaction)',
+  'output-duplicates': 'inputs of a consume-transform-produce application whose output appears more than once in the committed (read_committed) output',
+  'lso-stall-ms': 'the longest time an open transaction held a partition\'s last stable offset below its high watermark (ms): read_committed consumers wait that long',
   // Simulator-only facts
   'acked-unflushed': 'records acknowledged while no replica had them on disk (only in page cache)',
   'elected-outside-isr': 'leaders elected from outside the ISR (unclean or last-known-leader elections)',

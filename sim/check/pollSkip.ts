@@ -1,11 +1,11 @@
 /**
  * poll-skip: a consumer jumped over records between two polls of a partition without a reassignment, seek or
  * offset reset in between. A jump counts only if the final log holds records in the gap (offsets a compaction or
- * a transaction marker left empty are no skip), so jumps are kept as they happen and judged when the partition's
+ * a transaction marker left empty are no skip, nor are records of a transaction that never committed), so jumps are kept as they happen and judged when the partition's
  * final log goes by.
  */
 import type { CheckDefinition } from './check';
-import { countBetween } from './history/finals';
+import { countBetween, firstAbove } from './history/finals';
 import { result } from './report';
 
 interface Jump {
@@ -35,8 +35,12 @@ export const pollSkip: CheckDefinition = {
     return {
       handlers: {
         'final.partition': () => {
-          const { final, offsets } = h.finals.current!;
-          for (const j of byTp.get(final.tp) ?? []) j.skipped = countBetween(offsets, j.from, j.to);
+          const { final, offsets, values } = h.finals.current!;
+          for (const j of byTp.get(final.tp) ?? []) {
+            j.skipped = countBetween(offsets, j.from, j.to);
+            // A read_committed consumer steps over aborted (and never committed) records.
+            if (j.skipped > 0 && h.transactions.any) j.skipped -= uncommittedBetween(offsets, values, j.from, j.to, (v) => h.transactions.isUncommitted(v));
+          }
         },
       },
       report: (out) => {
@@ -49,3 +53,13 @@ export const pollSkip: CheckDefinition = {
     };
   },
 };
+
+/** How many of the final log's records strictly between `lo` and `hi` hold an uncommitted value. */
+function uncommittedBetween(offsets: readonly number[], values: Int32Array, lo: number, hi: number, uncommitted: (v: number) => boolean): number {
+  let n = 0;
+  for (let i = firstAbove(offsets, lo); i < offsets.length && offsets[i]! < hi; i++) {
+    const v = values[i]!;
+    if (v >= 0 && uncommitted(v)) n++;
+  }
+  return n;
+}

@@ -23,15 +23,18 @@ import { keysMovedPartition } from './keysMovedPartition';
 import { latency } from './latency';
 import { leaderEpochConflict } from './leaderEpochConflict';
 import { logFigures } from './logFigures';
+import { lsoStall } from './lsoStall';
 import { lostWrite } from './lostWrite';
 import { lostWriteJepsen } from './lostWriteJepsen';
 import { nonmonotonicPoll } from './nonmonotonicPoll';
 import { nonmonotonicSend } from './nonmonotonicSend';
+import { outputDuplicates } from './outputDuplicates';
 import { partitionOffline } from './partitionOffline';
 import { partitionSkew } from './partitionSkew';
 import { pollSkip } from './pollSkip';
 import { readThenTruncated } from './readThenTruncated';
 import { sendOutcomes } from './sendOutcomes';
+import { transactions } from './transactions';
 import { unavailability } from './unavailability';
 import { unseen } from './unseen';
 
@@ -46,6 +49,7 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   nonmonotonicPoll,
   nonmonotonicSend,
   abortedRead,
+  outputDuplicates,
   // What only a simulator can see
   readThenTruncated,
   leaderEpochConflict,
@@ -69,4 +73,6 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   commitWait,
   partitionOffline,
   alerts,
+  transactions,
+  lsoStall,
 ];

@@ -1,6 +1,7 @@
 /**
  * unseen: acknowledged records of a topic some consumer reads that no consumer ever read — a loss, or just
- * lag at the end of the run (Jepsen reports these as "unseen" beside its lost writes).
+ * lag at the end of the run (Jepsen reports these as "unseen" beside its lost writes). A write of a transaction
+ * that never committed is owed to nobody.
  */
 import type { CheckDefinition } from './check';
 import { Status } from './history/sends';
@@ -16,7 +17,7 @@ export const unseen: CheckDefinition = {
       const found: number[] = [];
       if (consumed.size > 0) {
         s.forEach((v) => {
-          if (s.status(v) === Status.Ok && consumed.has(h.tps.topic(s.tp(v))) && !h.reads.seen(v)) found.push(v);
+          if (s.status(v) === Status.Ok && consumed.has(h.tps.topic(s.tp(v))) && !h.reads.seen(v) && !h.transactions.isUncommitted(v)) found.push(v);
         });
       }
       out.unseen = result(

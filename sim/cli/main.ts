@@ -3,7 +3,13 @@
  * terminal. Exit codes (errors.ts): 0 all expectations held, 1 an expectation failed, 2 bad input, 3 an
  * internal error.
  */
+import { endQuietlyWhenReaderGoes } from './closedOutput';
 import { runWithExitCode } from './exitCode';
+
+// A closed stdout or stderr (`kafkasim list | head`) ends the command quietly with 0 (closedOutput.ts).
+const exitNow = (code: number): void => process.exit(code); // determinism-ok: runs outside any simulation
+endQuietlyWhenReaderGoes(process.stdout, exitNow); // determinism-ok: runs outside any simulation
+endQuietlyWhenReaderGoes(process.stderr, exitNow); // determinism-ok: runs outside any simulation
 
 process.exitCode = await runWithExitCode(process.argv.slice(2), { // determinism-ok: runs outside any simulation
   out: (s) => process.stdout.write(s), // determinism-ok: runs outside any simulation

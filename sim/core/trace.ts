@@ -1,4 +1,5 @@
 import { Fnv1a64 } from './hash';
+import { numberedEvent, type NumberedText } from './numberedText';
 import type { Micros } from './time';
 import { checkFields, type KindSchemas, type KindsOf } from './traceSchema';
 import { didYouMean } from './validate';
@@ -214,9 +215,11 @@ export class Trace<Kinds = TraceKinds> {
     return this.nextSeq;
   }
 
-  emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K]): void {
+  /** `numbered`: the number of the event's one numbered text, for readers in this process (numberedText.ts). */
+  emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K], numbered?: NumberedText): void {
     const e = { t: this.clock.now, seq: this.nextSeq++, kind, node } as Record<string, unknown>;
     Object.assign(e, fields);
+    if (numbered !== undefined) numberedEvent(e, numbered);
     const line = this.wantLines ? JSON.stringify(e) : '';
     const sinks = this.sinks;
     for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as unknown as EventIn<Kinds>, line);

@@ -67,6 +67,7 @@ export const KAFKA_ERRORS = {
   ELECTION_NOT_NEEDED: { code: 84, retriable: false },
   NO_REASSIGNMENT_IN_PROGRESS: { code: 85, retriable: false },
   INVALID_RECORD: { code: 87, retriable: false },
+  UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   PRODUCER_FENCED: { code: 90, retriable: false },
   INCONSISTENT_VOTER_SET: { code: 94, retriable: false },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
@@ -82,6 +83,10 @@ export const KAFKA_ERRORS = {
   STALE_MEMBER_EPOCH: { code: 113, retriable: false },
   UNSUPPORTED_ENDPOINT_TYPE: { code: 115, retriable: false },
   TRANSACTION_ABORTABLE: { code: 120, retriable: false },
+  // Share groups (KIP-932) [src: clients/.../common/protocol/Errors.java]
+  INVALID_RECORD_STATE: { code: 121, retriable: false },
+  SHARE_SESSION_NOT_FOUND: { code: 122, retriable: true },
+  INVALID_SHARE_SESSION_EPOCH: { code: 123, retriable: true },
 } as const;
 
 export type KafkaError = keyof typeof KAFKA_ERRORS;

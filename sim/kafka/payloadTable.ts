@@ -69,7 +69,12 @@ export class PayloadTable {
   /**
    * @param valuePrefix counted values `<valuePrefix>:<n>` (a workload producer); null: values are stored.
    */
-  constructor(readonly valuePrefix: string | null = null) {}
+  constructor(readonly valuePrefix: string | null = null) {
+    this.countedPrefix = valuePrefix === null ? null : `${valuePrefix}:`;
+  }
+
+  /** The text before a counted value's number (`<valuePrefix>:`), null when values are stored. */
+  readonly countedPrefix: string | null;
 
   // ---- keys ----
 
@@ -119,13 +124,13 @@ export class PayloadTable {
 
   value(id: number): Payload | null {
     if (id === NULL_ID) return null;
-    return this.valuePrefix !== null ? `${this.valuePrefix}:${id}` : this.stored[id]!;
+    return this.countedPrefix !== null ? this.countedPrefix + id : this.stored[id]!;
   }
 
   /** The value as text (see payloadText), or null for a tombstone: what the trace shows. */
   valueText(id: number): string | null {
     if (id === NULL_ID) return null;
-    if (this.valuePrefix !== null) return `${this.valuePrefix}:${id}`;
+    if (this.countedPrefix !== null) return this.countedPrefix + id;
     return payloadText(this.stored[id]!);
   }
 

@@ -448,9 +448,33 @@ export interface OffsetCommitResponse extends Req<'OffsetCommitResponse'> {
   readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[];
 }
 
+/**
+ * sendOffsetsToTransaction, second half: the consumed positions, written to the group's __consumer_offsets
+ * partition as part of the producer's transaction; visible only once its COMMIT marker is written. The
+ * generation and member id (KIP-447) let the group coordinator fence a zombie consumer's producer.
+ */
+export interface TxnOffsetCommitRequest extends Req<'TxnOffsetCommit'> {
+  readonly transactionalId: string;
+  readonly groupId: string;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly generationId: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  readonly offsets: readonly { topic: string; partition: number; offset: number; leaderEpoch: number; metadata: string }[];
+}
+export interface TxnOffsetCommitResponse extends Req<'TxnOffsetCommitResponse'> {
+  readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[];
+}
+
 export interface OffsetFetchRequest extends Req<'OffsetFetch'> {
   readonly groupId: string;
   readonly partitions: readonly TopicPartition[] | null;
+  /**
+   * KIP-447: a partition with transactional offsets not yet committed or aborted is answered
+   * UNSTABLE_OFFSET_COMMIT (the consumer retries) rather than with the offset before them.
+   */
+  readonly requireStable?: boolean;
   /** v9+: a consumer-protocol member says who it is, so a fenced member cannot read (STALE_MEMBER_EPOCH). */
   readonly memberId?: string | null;
   readonly memberEpoch?: number;
@@ -515,6 +539,7 @@ export type BrokerRequest =
   | HeartbeatRequest
   | LeaveGroupRequest
   | OffsetCommitRequest
+  | TxnOffsetCommitRequest
   | OffsetFetchRequest
   | ConsumerGroupHeartbeatRequest;
 
@@ -542,6 +567,7 @@ export type AnyResponse =
   | HeartbeatResponse
   | LeaveGroupResponse
   | OffsetCommitResponse
+  | TxnOffsetCommitResponse
   | OffsetFetchResponse
   | ConsumerGroupHeartbeatResponse;
 

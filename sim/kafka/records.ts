@@ -9,6 +9,7 @@
  * and the page cache hold it, consumers read it. No per-record objects exist on these paths; `recordList()`
  * builds some for inspection and tests.
  */
+import { numberedList } from '../core/numberedText';
 import {
   NULL_ID,
   PayloadTable,
@@ -237,12 +238,16 @@ export class RecordBatch {
     return this.extras?.headers?.[i] ?? NO_HEADERS;
   }
 
-  /** Every record's value as text (the trace's lists of values). */
+  /** Every record's value as text (the trace's lists of values), with their numbers when they are counted. */
   values(): (string | null)[] {
     const n = this.recordCount;
     const out = new Array<string | null>(n);
     for (let i = 0; i < n; i++) out[i] = this.valueAt(i);
-    return out;
+    const prefix = this.payloads.countedPrefix;
+    if (prefix === null) return out;
+    const numbers = new Int32Array(n);
+    for (let i = 0; i < n; i++) numbers[i] = this.valueIdAt(i);
+    return numberedList(out, { prefixes: [prefix], prefixOf: null, n: numbers });
   }
 
   /** The records as objects: for inspection and tests, never on a hot path. */

@@ -3,6 +3,7 @@ import type { KafkaCluster, KafkaClusterOptions } from '../kafka/cluster';
 import type { TopicToCreate } from '../kafka/admin';
 import { CONSUMER_OFFSETS_TOPIC, GroupCoordinatorService } from '../kafka/broker/groupCoordinatorService';
 import { Consumer } from '../kafka/client/consumer/consumer';
+import { Producer } from '../kafka/client/producer/producer';
 import type { ProcessingModel } from '../kafka/client/consumer/processingModel';
 import type { Scenario } from './validate';
 
@@ -33,6 +34,14 @@ export const attachConsumers = {
       };
       const world = cluster.world;
       const host = world.addHost({ id: c.id, zone: c.zone ?? cluster.opts.zones[0] ?? 'zone-a', tags: ['client', 'consumer'] });
+      // A consume-transform-produce application's producer lives in the same process space: a crash takes both.
+      const transform = c.transform;
+      if (transform) {
+        host.addProcess({
+          id: transform.producerId,
+          create: (ctx) => new Producer(ctx, { id: transform.producerId, config: transform.producerConfig, bootstrap: cluster.brokerIds, workloads: [] }),
+        });
+      }
       const assign = c.group === null ? s.topics.filter((t) => c.topics.includes(t.name)).flatMap((t) => Array.from({ length: t.partitions }, (_, i) => ({ topic: t.name, partition: i }))) : undefined;
       host.addProcess({
         id: c.id,
@@ -43,6 +52,7 @@ export const attachConsumers = {
             bootstrap: cluster.brokerIds,
             processing,
             ...(c.group === null ? { assign: assign! } : { topics: c.topics }),
+            ...(transform && { transform: { topic: transform.topic, guarantee: transform.guarantee, producer: () => host.process(transform.producerId) as Producer | undefined } }),
           }),
       });
       host.start();

@@ -1,6 +1,7 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
+import { NumberedListBuilder } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
@@ -215,7 +216,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       : { name: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor, configs: t.configs },
   );
   topics.push(...consumerTopics(s, groups));
-  if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig, s.cluster.brokers));
+  if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig));
   let t0: Micros;
   try {
     t0 = cluster.boot(topics);
@@ -231,7 +232,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
       ...(w.stopMs !== undefined && { stopMs: t0ms + w.stopMs }),
       ...(w.at && { at: w.at.map((x) => t0ms + x) }),
     }));
-    cluster.addProducer(p.id, p.config, workloads, p.zone);
+    cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined);
   }
   attachConsumers.start(s, cluster, t0);
 
@@ -363,22 +364,29 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
   const offsets: number[] = [];
   const keys: (string | null)[] = [];
   const values: (string | null)[] = [];
+  const numbers = new NumberedListBuilder();
   let pos = from;
   while (pos < upTo) {
     const r = log.read(pos, 1 << 30, upTo, true);
     if (r.error || r.batches.length === 0) break;
     for (const b of r.batches) {
+      // Transaction markers are not records of the history.
+      if (b.isControl) {
+        pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
+        continue;
+      }
       for (let i = 0; i < b.recordCount; i++) {
         const o = b.offsetAt(i);
         if (o < pos || o >= upTo) continue;
         offsets.push(o);
         keys.push(b.keyAt(i));
         values.push(b.valueAt(i));
+        numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
       }
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values };
+  return { offsets, keys, values: numbers.attach(values) };
 }
 
 /** At most this many differing offsets are recorded per replica. */

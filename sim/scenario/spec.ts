@@ -99,6 +99,8 @@ export interface ProducerSpec {
   readonly config?: Readonly<Record<string, unknown>>;
   readonly workload: WorkloadSpec | readonly WorkloadSpec[];
   readonly zone?: string;
+  /** When the producer process starts ("5s"; default with the scenario): a second instance of a transactional.id. */
+  readonly start?: string | number;
 }
 
 export interface WorkloadSpec {
@@ -113,6 +115,10 @@ export interface WorkloadSpec {
   readonly keys?: KeySpec;
   readonly valueBytes?: number;
   readonly partition?: number;
+  /** With transactional.id: records per transaction (default 100). */
+  readonly transactionSize?: number;
+  /** With transactionSize: the share of transactions the application aborts (0..1, default 0). */
+  readonly abortProbability?: number;
 }
 
 export interface ConsumerSpec {
@@ -127,6 +133,12 @@ export interface ConsumerSpec {
   /** Start later than the cluster. */
   readonly start?: number | string;
   readonly zone?: string;
+  /**
+   * A consume-transform-produce application: one derived record per input to `topic`, then the input positions
+   * committed — `guarantee` at_least_once (produce, flush, commitSync) or exactly_once_v2 (in one transaction
+   * with sendOffsetsToTransaction). `producer`: configs of its producer (process `<id>-producer`, same host).
+   */
+  readonly transform?: { readonly topic: string; readonly guarantee?: 'at_least_once' | 'exactly_once_v2'; readonly producer?: Readonly<Record<string, unknown>> };
 }
 
 /** The dynamic configs of one consumer group, e.g. {"consumer.session.timeout.ms": 50000} (consumer protocol). */

@@ -15,6 +15,7 @@ import { FETCHER_KINDS } from '../kafka/broker/replicaFetcher';
 import { CONSUMER_KINDS } from '../kafka/client/consumer/consumerHistory';
 import { PRODUCER_KINDS } from '../kafka/client/producer/producer';
 import { SENDER_KINDS } from '../kafka/client/producer/sender';
+import { TRANSACTIONAL_PRODUCER_KINDS } from '../kafka/client/producer/transactionalProducer';
 import { CLUSTER_KINDS } from '../kafka/cluster';
 import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
@@ -47,6 +48,7 @@ export const TRACE_SCHEMA = {
   ...ADMIN_KINDS,
   ...PRODUCER_KINDS,
   ...SENDER_KINDS,
+  ...TRANSACTIONAL_PRODUCER_KINDS,
   ...CONSUMER_KINDS,
   ...WIRE_KINDS,
   ...METRICS_KINDS,

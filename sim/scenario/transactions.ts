@@ -8,8 +8,8 @@ import type { TransactionVersion } from '../kafka/coordinator/transaction/transa
 import type { Scenario } from './validate';
 
 /** Whether any producer of the scenario is transactional (then brokers run the transaction coordinator). */
-export function hasTransactions(s: Pick<Scenario, 'producers'>): boolean {
-  return s.producers.some((p) => p.config['transactional.id'] !== null);
+export function hasTransactions(s: Pick<Scenario, 'producers' | 'consumers'>): boolean {
+  return s.producers.some((p) => p.config['transactional.id'] !== null) || s.consumers.some((c) => c.transform?.producerConfig['transactional.id'] != null);
 }
 
 /** The brokers' coordinators: groups when asked for, transactions when a producer is transactional. */
@@ -34,21 +34,23 @@ export function brokerExtensionsFor(groups: boolean, transactions: boolean, conf
 }
 
 /**
- * `__transaction_state` as the coordinator creates it: compacted, replication factor capped by the broker count,
- * min.insync.replicas capped by that. [src: TransactionStateManager.scala `transactionTopicConfigs`]
+ * `__transaction_state` as the coordinator creates it: compacted, transaction.state.log.replication.factor
+ * replicas and min.insync.replicas transaction.state.log.min.isr. As in Kafka it cannot be created on fewer
+ * brokers than its replication factor: then no transactional id finds a coordinator (COORDINATOR_NOT_AVAILABLE).
+ * [src: TransactionStateManager.scala `transactionTopicConfigs`; AutoTopicCreationManager]
  */
-export function transactionTopics(config: BrokerConfig, brokers: number): TopicToCreate[] {
-  const rf = Math.min(config['transaction.state.log.replication.factor'], brokers);
+export function transactionTopics(config: BrokerConfig): TopicToCreate[] {
   return [
     {
       name: TRANSACTION_STATE_TOPIC,
       numPartitions: config['transaction.state.log.num.partitions'],
-      replicationFactor: rf,
+      replicationFactor: config['transaction.state.log.replication.factor'],
       configs: {
         'cleanup.policy': 'compact',
-        'min.insync.replicas': String(Math.min(config['transaction.state.log.min.isr'], rf)),
+        'min.insync.replicas': String(config['transaction.state.log.min.isr']),
         'segment.bytes': String(config['transaction.state.log.segment.bytes']),
       },
+      internal: true,
     },
   ];
 }

@@ -95,6 +95,8 @@ export interface ResolvedProducer {
   readonly config: ProducerConfig;
   readonly workloads: readonly ProducerWorkload[];
   readonly zone: string | null;
+  /** When the producer process starts (scenario time; 0 = with the scenario). */
+  readonly startUs: Micros;
 }
 
 export interface ResolvedConsumer {
@@ -105,6 +107,16 @@ export interface ResolvedConsumer {
   readonly processing: ProcessingModel;
   readonly startUs: Micros;
   readonly zone: string | null;
+  /** A consume-transform-produce application (and its producer process on the same host), or null. */
+  readonly transform: ResolvedTransform | null;
+}
+
+export interface ResolvedTransform {
+  readonly topic: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** The producer process beside the consumer: `<consumer>-producer`. */
+  readonly producerId: string;
+  readonly producerConfig: ProducerConfig;
 }
 
 /** The longest a scenario may run (its duration; the quiet period comes on top). */
@@ -113,9 +125,10 @@ export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
-const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone'] as const;
-const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition'] as const;
-const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone'] as const;
+const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
+const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability'] as const;
+const CONSUMER_FIELDS = ['id', 'group', 'topics', 'config', 'processing', 'start', 'zone', 'transform'] as const;
+const TRANSFORM_FIELDS = ['topic', 'guarantee', 'producer'] as const;
 const EXPECT_FIELDS = ['check', 'op', 'value', 'description'] as const;
 const OPS: readonly ExpectationOp[] = ['=', '!=', '>', '>=', '<', '<='];
 
@@ -203,6 +216,11 @@ function readWorkload(v: unknown, path: string, topics: ReadonlyMap<string, numb
   if (o.partition !== undefined) {
     const n = topics.get(topic)!;
     w.partition = expectNumber(o.partition, join(path, 'partition'), { min: 0, max: n - 1, integer: true });
+  }
+  if (o.transactionSize !== undefined) w.transactionSize = expectNumber(o.transactionSize, join(path, 'transactionSize'), { min: 1, max: 1_000_000, integer: true });
+  if (o.abortProbability !== undefined) {
+    if (w.transactionSize === undefined) throw new ValidationError(join(path, 'abortProbability'), o.abortProbability, 'a transactionSize beside it (abortProbability is the share of transactions the application aborts)');
+    w.abortProbability = expectNumber(o.abortProbability, join(path, 'abortProbability'), { min: 0, max: 1 });
   }
   return w;
 }
@@ -344,7 +362,14 @@ export function validateScenario(raw: unknown): Scenario {
     const ws = Array.isArray(po.workload) ? po.workload : [po.workload];
     if (po.workload === undefined || ws.length === 0) throw new ValidationError(join(p, 'workload'), po.workload, 'a workload (topic and rate) or a non-empty list of them');
     const workloads = ws.map((w, j) => readWorkload(w, Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), topicNames, durationUs));
-    return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')) };
+    if (config['transactional.id'] === null) {
+      const j = workloads.findIndex((w) => w.transactionSize !== undefined);
+      if (j >= 0) throw new ValidationError(join(Array.isArray(po.workload) ? join(join(p, 'workload'), j) : join(p, 'workload'), 'transactionSize'), workloads[j]!.transactionSize, 'a producer with config transactional.id (only a transactional producer writes transactions)');
+    } else if (workloads.length > 1) {
+      throw new ValidationError(join(p, 'workload'), `${workloads.length} workloads`, 'one workload for a transactional producer (its transactions are one application loop)');
+    }
+    const startUs = po.start === undefined ? 0 : readTimeWithin(po.start, join(p, 'start'), durationUs, 'duration');
+    return { id: pid, config, workloads, zone: po.zone === undefined ? null : expectString(po.zone, join(p, 'zone')), startUs };
   });
 
   const consumers: ResolvedConsumer[] = (o.consumers === undefined ? [] : expectArray(o.consumers, 'consumers')).map((cr, i) => {
@@ -360,6 +385,26 @@ export function validateScenario(raw: unknown): Scenario {
     const group = co.group === undefined ? null : readId(co.group, join(p, 'group'));
     const overrides = readConfigMap(CONSUMER_CONFIGS, co.config, join(p, 'config'));
     if (group !== null) overrides['group.id'] = group;
+    let transform: ResolvedTransform | null = null;
+    if (co.transform !== undefined) {
+      const tp = join(p, 'transform');
+      const t = expectObject(co.transform, tp, TRANSFORM_FIELDS);
+      const topic = expectString(t.topic, join(tp, 'topic'));
+      if (!topicNames.has(topic)) throw new ValidationError(join(tp, 'topic'), topic, `a topic of this scenario (${[...topicNames.keys()].join(', ')})`);
+      if (ts.includes(topic)) throw new ValidationError(join(tp, 'topic'), topic, 'a topic the application does not read (it writes the derived records there)');
+      if (group === null) throw new ValidationError(join(p, 'group'), co.group, 'a group: a consume-transform-produce application commits its input positions to its group');
+      const guarantee = t.guarantee === undefined ? 'at_least_once' : expectOneOf(t.guarantee, join(tp, 'guarantee'), ['at_least_once', 'exactly_once_v2'] as const);
+      // The application commits itself; with exactly_once_v2 it reads committed data only, as Kafka Streams sets. [StreamsConfig `getMainConsumerConfigs`]
+      if (overrides['enable.auto.commit'] === true) throw new ValidationError(join(join(p, 'config'), 'enable.auto.commit'), true, 'false (a consume-transform-produce application commits its input positions itself)');
+      overrides['enable.auto.commit'] = false;
+      if (guarantee === 'exactly_once_v2' && overrides['isolation.level'] === undefined) overrides['isolation.level'] = 'read_committed';
+      const producerOverrides = readConfigMap(PRODUCER_CONFIGS, t.producer, join(tp, 'producer'));
+      if (guarantee === 'exactly_once_v2' && producerOverrides['transactional.id'] === undefined) producerOverrides['transactional.id'] = cid;
+      if (guarantee === 'at_least_once' && producerOverrides['transactional.id'] !== undefined) throw new ValidationError(join(join(tp, 'producer'), 'transactional.id'), producerOverrides['transactional.id'], 'no transactional.id with guarantee at_least_once (exactly_once_v2 writes in transactions)');
+      const producerId = `${cid}-producer`;
+      claimId(producerId, join(tp, 'producer'));
+      transform = { topic, guarantee, producerId, producerConfig: resolveConfig(PRODUCER_CONFIGS, producerOverrides, join(tp, 'producer')) };
+    }
     const config = resolveConfig(CONSUMER_CONFIGS, overrides, join(p, 'config'));
     // The client refuses the configs of the other group protocol. [ConsumerConfig.java `checkUnsupportedConfigsPostProcess`]
     const refused = unsupportedConsumerConfigs(config['group.protocol'], overrides);
@@ -377,6 +422,7 @@ export function validateScenario(raw: unknown): Scenario {
       processing,
       startUs: co.start === undefined ? 0 : readTimeWithin(co.start, join(p, 'start'), endUs, 'run', quietUs),
       zone: co.zone === undefined ? null : expectString(co.zone, join(p, 'zone')),
+      transform,
     };
   });
 

@@ -63,7 +63,7 @@ const RUN_OPTIONS: Opt[] = [
 ];
 
 const EXPLORE_OPTIONS: Opt[] = [
-  ['--property', fc.constantFrom('no-acked-loss', 'order-per-key', 'no-duplicates', 'single-leader-per-epoch', 'hw-monotonic', 'group-exclusivity', 'eventually-available', 'no-acked-los', '', ...BUILTINS)],
+  ['--property', fc.constantFrom('no-acked-loss', 'order-per-key', 'no-duplicates', 'single-leader-per-epoch', 'hw-monotonic', 'group-exclusivity', 'eventually-available', 'exactly-once', 'no-acked-los', '', ...BUILTINS)],
   ['--scenario', scenarioRef],
   ['--set', setFlag],
   ['--seed', seed],

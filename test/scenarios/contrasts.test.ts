@@ -176,4 +176,19 @@ describe('contrasts: the same schedule with the other setting', () => {
       expect(count(r, 'unavailability.longest-ms'), `seed ${seed}`).toBeGreaterThan(9000);
     }
   });
+
+  it('txn-exactly-once-consume-transform-produce with at_least_once writes the re-read inputs\' outputs twice', () => {
+    for (const seed of SEEDS) {
+      const spec = library('txn-exactly-once-consume-transform-produce');
+      const alo: ScenarioSpec = {
+        ...spec,
+        consumers: spec.consumers!.map((c) => (c.transform ? { ...c, transform: { ...c.transform, guarantee: 'at_least_once' as const } } : c)),
+      };
+      const r = run(alo, seed);
+      // The crash lands after some outputs of a poll were written and before its commitSync: read again, written again.
+      expect(count(r, 'output-duplicates'), `seed ${seed}`).toBeGreaterThan(0);
+      expect(count(r, 'transactions.committed'), `seed ${seed}`).toBe(0);
+      expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+    }
+  });
 });

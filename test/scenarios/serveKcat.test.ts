@@ -100,7 +100,11 @@ describe.skipIf(!have)('kafkasim serve with kcat over loopback', () => {
       }
     }
     expect(newLeader).not.toBe(leader);
-    expect(err).toMatch(new RegExp(`orders-0: leader broker ${newLeader}`));
+    // kcat runs with spawnSync, which blocks this test's event loop: the server's line about the election may still
+    // be in the pipe when the metadata already shows it, so give the stream a moment to be read.
+    const electedLine = new RegExp(`orders-0: leader broker ${newLeader}`);
+    for (let i = 0; i < 50 && !electedLine.test(err); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(err).toMatch(electedLine);
 
     // Still writable (two in-sync replicas remain) and everything is still there, read by a group.
     const more = kcat(['-b', bootstrap, '-t', 'orders', '-P', '-p', '0', '-X', 'acks=all'], 'after-crash\n');

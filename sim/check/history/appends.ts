@@ -1,4 +1,5 @@
 import type { Handlers } from '../../core/trace';
+import { numbersOf } from '../../core/numberedText';
 import { firstAtOrAfter, IntColumn } from './columns';
 import type { TopicPartitions } from './ids';
 import type { Sends } from './sends';
@@ -37,11 +38,12 @@ export class LeaderAppends {
     'replica.append': (e) => {
       if (e.role !== 'leader' || e.values === undefined) return;
       const values = e.values;
+      const numbers = numbersOf(values);
       let tp = -1;
       for (let i = 0; i < values.length; i++) {
         const value = values[i]!;
         if (value === null) continue;
-        const v = this.values.id(value);
+        const v = this.values.idIn(numbers, i, value);
         if (this.has(v)) continue;
         if (tp < 0) tp = this.tps.id(e.topic, e.partition);
         this.offsets.set(v, e.base + i);

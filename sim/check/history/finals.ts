@@ -1,4 +1,5 @@
 import type { Handlers, TraceEventOf } from '../../core/trace';
+import { numbersOf } from '../../core/numberedText';
 import type { TopicPartitions } from './ids';
 import type { ValueIds } from './values';
 
@@ -58,9 +59,10 @@ export class Finals {
     const tp = this.tps.id(e.topic, e.partition);
     const values = new Int32Array(e.offsets.length);
     const lastOffsetOfKey = new Map<number, number>();
+    const numbers = numbersOf(e.values);
     for (let i = 0; i < e.offsets.length; i++) {
       const v = e.values[i] ?? null;
-      values[i] = v === null ? -1 : this.values.id(v);
+      values[i] = v === null ? -1 : this.values.idIn(numbers, i, v);
       const k = e.compacted ? e.keys[i] : null;
       if (k !== null && k !== undefined) lastOffsetOfKey.set(this.keys.id(k), e.offsets[i]!);
     }

@@ -8,11 +8,12 @@ import { Names, TopicPartitions } from './ids';
 import { Positions } from './positions';
 import { Reads } from './reads';
 import { Sends } from './sends';
+import { Transactions } from './transactions';
 import { ValueIds } from './values';
 
 /**
  * The run's history folded out of its trace, Jepsen-style: every send and its outcome, every read, where
- * leaders appended each record, what was fsynced, and the final committed logs. The checks read it (and
+ * leaders appended each record, what was fsynced, the final committed logs, and which transactions committed. The checks read it (and
  * fold the rarer events themselves), so a saved trace checks exactly like the run that wrote it. Everything
  * is keyed by numbers: values, partitions, nodes, keys.
  */
@@ -32,6 +33,7 @@ export class History {
   readonly reads = new Reads(this.flags, this.values, this.tps, this.nodes, this.appends);
   readonly positions = new Positions(this.tps, this.nodes);
   readonly finals = new Finals(this.values, this.tps, this.keys);
+  readonly transactions = new Transactions(this.values, this.nodes, this.sends);
   /** Scenario time 0 (scenario.start), the start of the quiet period (-1: none) and the end. */
   startUs = 0;
   quietUs = -1;
@@ -59,6 +61,7 @@ export class History {
     this.reads.handlers,
     this.positions.handlers,
     this.finals.handlers,
+    this.transactions.handlers,
   ];
 
   /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */

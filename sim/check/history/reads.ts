@@ -1,4 +1,5 @@
 import type { Handlers, TraceEventOf } from '../../core/trace';
+import { numbersOf } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { LeaderAppends } from './appends';
 import type { Names, TopicPartitions } from './ids';
@@ -128,11 +129,12 @@ export class Reads {
         if (!table) this.byPartition.set(tp, (table = new OffsetReads()));
         const offsets = r.offsets;
         const values = r.values;
+        const numbers = numbersOf(values);
         this.recordsRead += offsets.length;
         for (let i = 0; i < offsets.length; i++) {
           const o = offsets[i]!;
           const value = values[i] ?? null;
-          const v = value === null ? TOMBSTONE : this.values.id(value);
+          const v = value === null ? TOMBSTONE : this.values.idIn(numbers, i, value);
           table.add(o, v, e.t, by);
           if (v >= 0) this.read(v, tp, o, e.t, by);
           for (const f of this.listeners) f(e, tp, o, v);

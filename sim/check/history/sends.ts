@@ -1,4 +1,5 @@
 import type { Handlers } from '../../core/trace';
+import { numberOf, numbersOf } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { Names, TopicPartitions } from './ids';
 import type { ValueIds } from './values';
@@ -73,7 +74,8 @@ export class Sends {
 
   readonly handlers: Handlers = {
     'send.invoke': (e) => {
-      const v = this.values.id(e.value);
+      const num = numberOf(e);
+      const v = num !== undefined ? this.values.idOf(num.prefix, num.n) : this.values.id(e.value);
       const was = this.status(v);
       if (was === Status.None) {
         this.count++;
@@ -95,8 +97,9 @@ export class Sends {
       const values = e.values;
       const tp = this.tpIds.id(e.topic, e.partition);
       const acks = ACKS_CODES[e.acks] ?? 0;
+      const numbers = numbersOf(values);
       for (let i = 0; i < values.length; i++) {
-        const v = this.values.id(values[i]!);
+        const v = this.values.idIn(numbers, i, values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
         this.byStatus[f & STATUS]!--;
@@ -119,8 +122,9 @@ export class Sends {
       } else this.batchesOf.set(e.node, { batches: 1, records: values.length });
     },
     'send.fail': (e) => {
-      for (const value of e.values) {
-        const v = this.values.id(value);
+      const numbers = numbersOf(e.values);
+      for (let i = 0; i < e.values.length; i++) {
+        const v = this.values.idIn(numbers, i, e.values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
         this.byStatus[f & STATUS]!--;

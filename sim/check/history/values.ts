@@ -6,6 +6,8 @@
  * traces, tests).
  */
 
+import { prefixAt, type NumberedTexts } from '../../core/numberedText';
+
 const BITS = 12;
 const BLOCK = 1 << BITS;
 const MASK = BLOCK - 1;
@@ -24,6 +26,11 @@ export class ValueIds {
   private readonly others = new Map<string, number>();
   private readonly otherText: string[] = [];
   private otherBlock = -1;
+  /**
+   * Whether a text of the form `<prefix><n>` (what idOf is handed) was kept as text: then idOf asks the table of
+   * texts first, as `id` does. Other texts kept aside (no number at the end, a leading zero) never have that form.
+   */
+  private numberedAside = false;
   private lastPrefix = '';
   private lastPrefixId = -1;
 
@@ -51,11 +58,33 @@ export class ValueIds {
     }
     if (i === v.length || (v.length - i > 1 && v.charCodeAt(i) === 48)) return this.other(v);
     const lp = this.lastPrefix;
-    if (i === lp.length && this.lastPrefixId >= 0 && (i === 0 || v.startsWith(lp))) return this.numbered(this.lastPrefixId, n, v);
-    const prefix = v.slice(0, i);
+    if (i === lp.length && this.lastPrefixId >= 0 && (i === 0 || v.startsWith(lp))) return this.numbered(this.lastPrefixId, n, lp);
+    return this.prefixed(v.slice(0, i), n);
+  }
+
+  /**
+   * The id of the text `prefix + n` (n a whole number >= 0), as `id` gives it, without making or parsing the
+   * text: for readers handed the numbers of a list (core/numberedText.ts).
+   */
+  idOf(prefix: string, n: number): number {
+    // What `id` would read differently: a numbered text kept aside, a prefix ending in a digit, 10 digits or more.
+    if (this.numberedAside || n >= 1e9) return this.id(prefix + n);
+    if (prefix === this.lastPrefix && this.lastPrefixId >= 0) return this.numbered(this.lastPrefixId, n, prefix);
+    const last = prefix.charCodeAt(prefix.length - 1) - 48;
+    if (last >= 0 && last <= 9) return this.id(prefix + n);
+    return this.prefixed(prefix, n);
+  }
+
+  /** The id of text i of a list whose numbers (if any) are `numbers`; `text` is that text (not null). */
+  idIn(numbers: NumberedTexts | undefined, i: number, text: string): number {
+    const n = numbers === undefined ? -1 : numbers.n[i]!;
+    return n >= 0 ? this.idOf(prefixAt(numbers!, i), n) : this.id(text);
+  }
+
+  private prefixed(prefix: string, n: number): number {
     let p = this.prefixIds.get(prefix);
     if (p === undefined) {
-      if (this.prefixNames.length >= 1 << 16) return this.other(v);
+      if (this.prefixNames.length >= 1 << 16) return this.numberedOther(prefix, n);
       p = this.prefixNames.length;
       this.prefixIds.set(prefix, p);
       this.prefixNames.push(prefix);
@@ -65,17 +94,18 @@ export class ValueIds {
     }
     this.lastPrefix = prefix;
     this.lastPrefixId = p;
-    return this.numbered(p, n, v);
+    return this.numbered(p, n, prefix);
   }
 
-  private numbered(p: number, n: number, v: string): number {
+  /** The id of `prefix + n` in prefix p's blocks (prefix is p's text, for the fallback to text). */
+  private numbered(p: number, n: number, prefix: string): number {
     this.calls[p]!++;
     const b = n >>> BITS;
     let blocks = this.blocksOf[p]!;
     let block = b < blocks.length ? blocks[b]! : -1;
     if (block < 0) {
       // Numbering this sparse (a block per handful of values) would cost 4,096 slots a value: keep it as text.
-      if (this.blockCount[p]! >= 8 && this.calls[p]! < this.blockCount[p]! * 256) return this.other(v);
+      if (this.blockCount[p]! >= 8 && this.calls[p]! < this.blockCount[p]! * 256) return this.numberedOther(prefix, n);
       if (b >= blocks.length) {
         let cap = blocks.length * 2;
         while (cap <= b) cap *= 2;
@@ -90,6 +120,12 @@ export class ValueIds {
       this.blockBase.push(b << BITS);
     }
     return (block << BITS) | (n & MASK);
+  }
+
+  /** A text that parses as `prefix + n`, kept as text all the same (too many prefixes, too sparse a numbering). */
+  private numberedOther(prefix: string, n: number): number {
+    this.numberedAside = true;
+    return this.other(prefix + n);
   }
 
   private other(v: string): number {

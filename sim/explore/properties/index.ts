@@ -1,5 +1,6 @@
 import { didYouMean } from '../../core/validate';
 import { eventuallyAvailable } from './eventuallyAvailable';
+import { exactlyOnce } from './exactlyOnce';
 import { groupExclusivity } from './groupExclusivity';
 import { hwMonotonic } from './hwMonotonic';
 import { noAckedLoss } from './noAckedLoss';
@@ -19,6 +20,7 @@ export const PROPERTIES: readonly RunProperty[] = [
   hwMonotonic,
   groupExclusivity,
   eventuallyAvailable,
+  exactlyOnce,
 ];
 
 export const PROPERTY_NAMES = PROPERTIES.map((p) => p.name);

@@ -111,6 +111,8 @@ export interface WireEndpoint {
 export interface BrokerExtension {
   handle(from: string, msg: { type: string; correlationId: number }): boolean;
   onMetadataApplied?(image: MetadataImage): void;
+  /** A transaction marker was written (and replicated) to a partition this broker leads. */
+  onTxnMarkerWritten?(topic: string, partition: number, producerId: number, commit: boolean): void;
 }
 
 const LOG_DIR = '/kafka-logs';
@@ -681,6 +683,8 @@ export class Broker extends Process {
       m.partitions.forEach((tp, j) => {
         const done = (error: KafkaError) => {
           out[i]!.partitions[j]!.error = error;
+          // The group coordinator completes the transaction's offsets on __consumer_offsets. [KafkaApis `handleWriteTxnMarkersRequest` -> GroupCoordinator.completeTransaction]
+          if (error === 'NONE') this.extension?.onTxnMarkerWritten?.(tp.topic, tp.partition, m.producerId, m.transactionResult === 'COMMIT');
           if (--pending === 0) answer();
         };
         if (this.image.partitionByName(tp.topic, tp.partition) === undefined) return done('UNKNOWN_TOPIC_OR_PARTITION');

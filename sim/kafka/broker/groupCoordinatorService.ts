@@ -10,7 +10,7 @@ import type { Broker, BrokerExtension } from './broker';
 /** Kafka's internal topic of group metadata and committed offsets. */
 export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
 
-const GROUP_REQUESTS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'ConsumerGroupHeartbeat']);
+const GROUP_REQUESTS = new Set(['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'TxnOffsetCommit', 'OffsetFetch', 'ConsumerGroupHeartbeat']);
 
 /**
  * The broker's side of group coordination [core/.../server/KafkaApis.scala; group-coordinator/.../GroupCoordinatorService.java]:
@@ -27,9 +27,9 @@ export class GroupCoordinatorService implements BrokerExtension {
     // The coordinator's own records: its batches point to these keys and values.
     const payloads = new PayloadTable();
     const storage: CoordinatorStorage = {
-      append: (partition, records, done) => {
-        const batch = coordinatorBatch(records, Math.floor(broker.now / 1000), payloads);
-        broker.replicas.appendAsLeaderAndWait(CONSUMER_OFFSETS_TOPIC, partition, batch, broker.config['offsets.commit.timeout.ms'], done);
+      append: (partition, records, done, transactional) => {
+        const batch = coordinatorBatch(records, Math.floor(broker.now / 1000), payloads, transactional);
+        broker.replicas.appendAsLeaderAndWait(CONSUMER_OFFSETS_TOPIC, partition, batch, broker.config['offsets.commit.timeout.ms'], done, transactional ? 'COORDINATOR' : 'CLIENT');
       },
       readLog: (partition) => readCoordinatorLog(broker, CONSUMER_OFFSETS_TOPIC, partition),
     };
@@ -65,6 +65,11 @@ export class GroupCoordinatorService implements BrokerExtension {
     if (!GROUP_REQUESTS.has(msg.type)) return false;
     this.coordinator.handle(from, msg as GroupRequest, (resp) => this.broker.send(from, resp, 64));
     return true;
+  }
+
+  /** A marker on __consumer_offsets ends a transaction's offsets (made committed or dropped). */
+  onTxnMarkerWritten(topic: string, partition: number, producerId: number, commit: boolean): void {
+    if (topic === CONSUMER_OFFSETS_TOPIC) this.coordinator.completeTransaction(partition, producerId, commit);
   }
 
   /** After each metadata update: load the partitions this broker now leads, unload those it lost. */

@@ -453,6 +453,13 @@ export class ReplicaManager {
       if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
       waiting.watch(op, cp);
     }
+    // Checked once more now that it watches: what the read itself set off (a follower's fetch that moved the HW
+    // and completed produces and coordinator writes appending to these partitions) woke the watchers before
+    // this fetch was among them. [src: DelayedOperationPurgatory.java `tryCompleteElseWatch`; DelayedOperation `safeTryCompleteOrElse`]
+    if (this.peekBytes(op) >= req.minBytes) {
+      this.completeFetch(op);
+      return;
+    }
     op.timer = this.host.setTimerId(ms(req.maxWaitMs), () => this.completeFetch(op));
   }
 

@@ -108,9 +108,11 @@ export class TransactionCoordinatorService implements BrokerExtension {
     done: () => void,
   ): void {
     const remaining = new Map(m.partitions.map((tp) => [`${tp.topic}-${tp.partition}`, tp]));
+    // The Complete* write that follows runs in its own event too (a marker is acknowledged inside a fetch).
+    const finish = (): void => void this.broker.setTimer(0, done);
     const round = (): void => {
       if (!isCurrent()) return;
-      if (remaining.size === 0) return done();
+      if (remaining.size === 0) return finish();
       const byLeader = new Map<number, TopicPartition[]>();
       let unknown = false;
       for (const tp of remaining.values()) {
@@ -127,7 +129,7 @@ export class TransactionCoordinatorService implements BrokerExtension {
         if (!list) byLeader.set(info.leader, (list = []));
         list.push(tp);
       }
-      if (remaining.size === 0) return done();
+      if (remaining.size === 0) return finish();
       let outstanding = byLeader.size;
       const retryLater = () => this.broker.setTimer(ms(MARKER_RETRY_BACKOFF_MS), round);
       if (outstanding === 0) {
@@ -140,7 +142,7 @@ export class TransactionCoordinatorService implements BrokerExtension {
           if (err === 'NONE' || err === 'UNKNOWN_TOPIC_OR_PARTITION') remaining.delete(`${tp.topic}-${tp.partition}`);
         }
         if (--outstanding > 0) return;
-        if (remaining.size === 0) done();
+        if (remaining.size === 0) finish();
         else retryLater();
       };
       for (const leader of [...byLeader.keys()].sort((a, b) => a - b)) {
@@ -160,7 +162,10 @@ export class TransactionCoordinatorService implements BrokerExtension {
         }
       }
     };
-    round();
+    // The marker channel runs on its own thread in Kafka: the first round starts after the event that decided
+    // the transaction (a follower's fetch that advanced the __transaction_state HW must be done and parked
+    // before the markers it unblocks are appended, or its wake-up is lost).
+    this.broker.setTimer(0, round);
   }
 }
 
@@ -170,6 +175,9 @@ export function composeExtensions(...exts: BrokerExtension[]): BrokerExtension {
     handle: (from, msg) => exts.some((e) => e.handle(from, msg)),
     onMetadataApplied: (image) => {
       for (const e of exts) e.onMetadataApplied?.(image);
+    },
+    onTxnMarkerWritten: (topic, partition, producerId, commit) => {
+      for (const e of exts) e.onTxnMarkerWritten?.(topic, partition, producerId, commit);
     },
   };
 }

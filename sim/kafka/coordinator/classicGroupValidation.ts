@@ -29,19 +29,21 @@ export function validateMember(group: GroupView, memberId: string, groupInstance
 /**
  * An OffsetCommit from a member must carry its current generation; commits without a generation (-1) are only
  * accepted from outside the group (manual assignment, admin) while the group is Empty; nobody may commit while
- * the group waits for the leader's assignment. [ClassicGroup.java `validateOffsetCommit`]
+ * the group waits for the leader's assignment. A TxnOffsetCommit (`isTransactional`) without group metadata is
+ * accepted, and one with it is checked for member and generation only (KIP-447).
+ * [ClassicGroup.java `validateOffsetCommit`]
  */
-export function validateOffsetCommit(group: GroupView, memberId: string, groupInstanceId: string | null, generationId: number): KafkaError {
+export function validateOffsetCommit(group: GroupView, memberId: string, groupInstanceId: string | null, generationId: number, isTransactional = false): KafkaError {
   if (group.state === 'Dead') return 'COORDINATOR_NOT_AVAILABLE';
   if (generationId < 0 && group.state === 'Empty') return 'NONE';
   if (generationId >= 0 || memberId !== '' || groupInstanceId !== null) {
     const e = validateMember(group, memberId, groupInstanceId);
     if (e !== 'NONE') return e;
     if (generationId !== group.generationId) return 'ILLEGAL_GENERATION';
-  } else if (group.state !== 'Empty') {
+  } else if (!isTransactional && group.state !== 'Empty') {
     return 'UNKNOWN_MEMBER_ID';
   }
-  if (group.state === 'CompletingRebalance') return 'REBALANCE_IN_PROGRESS';
+  if (!isTransactional && group.state === 'CompletingRebalance') return 'REBALANCE_IN_PROGRESS';
   return 'NONE';
 }
 

@@ -16,6 +16,8 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchRequest,
   type OffsetFetchResponse,
+  type TxnOffsetCommitRequest,
+  type TxnOffsetCommitResponse,
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
   type SyncGroupRequest,
@@ -42,11 +44,11 @@ import {
   type GroupMetadataValue,
 } from './groupCoordinatorRecords';
 import { partitionForGroup } from './groupCoordinatorPartition';
-import type { CoordinatorRecord, CoordinatorStorage } from './storage';
+import type { CoordinatorRecord, CoordinatorStorage, TransactionalWriter } from './storage';
 import { GroupCoordinatorShard as Shard, type PendingWrite } from './groupCoordinatorShard';
 import { ConsumerGroupManager, type ConsumerGroupConfig, type ConsumerGroupDescription, type CoordinatorMetadata } from './consumerGroupManager';
 import type { ClassicGroupView } from './consumer/groupMigration';
-import { defineKinds, list, nullable, num, obj, record, str, type KindsOf } from '../../core/traceSchema';
+import { defineKinds, list, nullable, num, obj, oneOf, record, str, type KindsOf } from '../../core/traceSchema';
 
 /** The group coordinator's decisions. */
 export const GROUP_KINDS = defineKinds({
@@ -74,6 +76,11 @@ export const GROUP_KINDS = defineKinds({
     offsets: list(obj({ topic: str, partition: num, offset: num })),
     error: str,
   },
+  /**
+   * Transactional offsets (TxnOffsetCommit): `pending` when written, `commit` / `abort` when the producer's
+   * transaction marker reached the partition (only then do committed offsets move).
+   */
+  'group.offset.txn': { group: str, producerId: num, result: oneOf('pending', 'commit', 'abort', 'refused'), offsets: list(obj({ topic: str, partition: num, offset: num })), error: str },
   /** Offsets of an empty group expired (offsets.retention.minutes). */
   'group.offset.expire': { group: str, offsets: list(obj({ topic: str, partition: num })) },
   /** The coordinator finished loading a partition of __consumer_offsets and now serves its groups. */
@@ -123,8 +130,24 @@ export interface GroupCoordinatorOptions {
 
 const NO_METADATA: CoordinatorMetadata = { partitionCount: () => -1, topicId: () => undefined, topicName: () => undefined, groupConfig: () => undefined };
 
-export type GroupRequest = JoinGroupRequest | SyncGroupRequest | HeartbeatRequest | LeaveGroupRequest | OffsetCommitRequest | OffsetFetchRequest | ConsumerGroupHeartbeatRequest;
-export type GroupResponse = JoinGroupResponse | SyncGroupResponse | HeartbeatResponse | LeaveGroupResponse | OffsetCommitResponse | OffsetFetchResponse | ConsumerGroupHeartbeatResponse;
+export type GroupRequest =
+  | JoinGroupRequest
+  | SyncGroupRequest
+  | HeartbeatRequest
+  | LeaveGroupRequest
+  | OffsetCommitRequest
+  | TxnOffsetCommitRequest
+  | OffsetFetchRequest
+  | ConsumerGroupHeartbeatRequest;
+export type GroupResponse =
+  | JoinGroupResponse
+  | SyncGroupResponse
+  | HeartbeatResponse
+  | LeaveGroupResponse
+  | OffsetCommitResponse
+  | TxnOffsetCommitResponse
+  | OffsetFetchResponse
+  | ConsumerGroupHeartbeatResponse;
 
 /** A JoinGroup of a new member is parked at most this long. [GroupCoordinatorConfig.java `CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`] */
 export const CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
@@ -241,6 +264,7 @@ export class GroupCoordinator {
     const replayed = replayRecords(log);
     for (const [groupId, value] of replayed.groups) shard.groups.set(groupId, this.groupFromRecord(groupId, value));
     for (const [groupId, g] of replayed.consumerGroups) shard.consumerGroups.set(groupId, g);
+    shard.pendingTxnOffsets = replayed.pending;
     let offsetCount = 0;
     for (const [groupId, offsets] of replayed.offsets) {
       shard.offsets.set(groupId, offsets);
@@ -295,6 +319,7 @@ export class GroupCoordinator {
     }
     shard.groups.clear();
     shard.offsets.clear();
+    shard.pendingTxnOffsets.clear();
     if (shard.state === 'active') this.trace.emit('group.unload', this.node, { partition: shard.partition, groups: ids });
   }
 
@@ -344,6 +369,12 @@ export class GroupCoordinator {
           });
         if (unavailable) return send(unavailable);
         return this.commitOffsets(shard!, request, send);
+      }
+      case 'TxnOffsetCommit': {
+        const send = (error: KafkaError): void =>
+          reply({ type: 'TxnOffsetCommitResponse', correlationId: cid, partitions: request.offsets.map((o) => ({ topic: o.topic, partition: o.partition, error })) });
+        if (unavailable) return send(unavailable);
+        return this.commitTransactionalOffsets(shard!, request, send);
       }
       case 'OffsetFetch': {
         const error = unavailable ?? this.offsetFetchError(shard!, request);
@@ -899,6 +930,79 @@ export class GroupCoordinator {
     );
   }
 
+  /**
+   * TxnOffsetCommit: the group must know the member and its generation (KIP-447: a zombie's producer is fenced
+   * here); the offsets are written to the partition in the producer's transaction and wait for its marker.
+   * [OffsetMetadataManager.java `validateTransactionalOffsetCommit`, `commitTransactionalOffset`]
+   */
+  private commitTransactionalOffsets(shard: Shard, req: TxnOffsetCommitRequest, send: (error: KafkaError) => void): void {
+    const done = (error: KafkaError, result: 'pending' | 'refused'): void => {
+      this.trace.emit('group.offset.txn', this.node, {
+        group: req.groupId,
+        producerId: req.producerId,
+        result,
+        offsets: req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset })),
+        error,
+      });
+      send(error);
+    };
+    const consumerGroup = shard.consumerGroups.get(req.groupId);
+    let group = shard.groups.get(req.groupId);
+    let e: KafkaError;
+    if (consumerGroup) {
+      // A stale member epoch is ILLEGAL_GENERATION on this API (it has no STALE_MEMBER_EPOCH). [OffsetMetadataManager.java `validateTransactionalOffsetCommit`]
+      e = req.memberId === '' && req.generationId < 0 ? 'NONE' : this.consumer.validateOffsetCommit(consumerGroup, req.memberId, req.generationId);
+      if (e === 'STALE_MEMBER_EPOCH') e = 'ILLEGAL_GENERATION';
+    } else {
+      if (!group) {
+        // No group: a "simple" one without a generation, else the generation is unknown. [OffsetMetadataManager.java `validateTransactionalOffsetCommit`]
+        if (req.generationId >= 0) return done('ILLEGAL_GENERATION', 'refused');
+        group = new ClassicGroup(req.groupId, this.now);
+        shard.groups.set(req.groupId, group);
+      }
+      e = validateOffsetCommit(group, req.memberId, req.groupInstanceId, req.generationId, true);
+    }
+    if (e !== 'NONE') return done(e, 'refused');
+    if (req.offsets.length === 0) return done('NONE', 'pending');
+    const commitTimestampMs = Math.floor(this.now / 1000);
+    const offsets: CommittedOffset[] = req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, metadata: o.metadata, commitTimestampMs }));
+    const pending = shard.pendingTxnOffsets;
+    this.write(
+      shard,
+      offsets.map((o) => offsetCommitRecord(req.groupId, o)),
+      (error) => {
+        if (error === 'NONE' && this.shards.get(shard.partition) === shard) pending.add(req.producerId, req.groupId, offsets);
+        done(appendErrorToResponseError(error), error === 'NONE' ? 'pending' : 'refused');
+      },
+      () => {
+        if (this.shards.get(shard.partition) === shard) pending.add(req.producerId, req.groupId, offsets);
+      },
+      { producerId: req.producerId, producerEpoch: req.producerEpoch },
+    );
+  }
+
+  /**
+   * A transaction marker of `producerId` was written to `__consumer_offsets-partition` (WriteTxnMarkers): its
+   * pending offsets become committed (COMMIT) or are dropped (ABORT). [GroupCoordinatorService.java
+   * `completeTransaction`; OffsetMetadataManager.java `replayEndTransactionMarker`]
+   */
+  completeTransaction(partition: number, producerId: number, commit: boolean): void {
+    const shard = this.shards.get(partition);
+    if (!shard || shard.pendingTxnOffsets.isEmpty) return;
+    for (const [groupId, committed] of shard.pendingTxnOffsets.complete(producerId, commit)) {
+      let m = shard.offsets.get(groupId);
+      if (!m) shard.offsets.set(groupId, (m = new Map()));
+      for (const [key, o] of committed) m.set(key, o);
+      this.trace.emit('group.offset.txn', this.node, {
+        group: groupId,
+        producerId,
+        result: 'commit',
+        offsets: [...committed.values()].map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset })),
+        error: 'NONE',
+      });
+    }
+  }
+
   private commitDone(req: OffsetCommitRequest, error: KafkaError, send: (error: KafkaError) => void): void {
     this.trace.emit('group.offset.commit', this.node, {
       group: req.groupId,
@@ -924,6 +1028,10 @@ export class GroupCoordinator {
       return [...(m?.values() ?? [])].map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, error: 'NONE' as const }));
     }
     return req.partitions.map((tp) => {
+      // A partition an open transaction holds an offset of is not stable yet (KIP-447). [OffsetMetadataManager.java `fetchOffsets` (requireStable)]
+      if (req.requireStable && shard.pendingTxnOffsets.hasPending(req.groupId, tp.topic, tp.partition)) {
+        return { topic: tp.topic, partition: tp.partition, offset: -1, leaderEpoch: -1, error: 'UNSTABLE_OFFSET_COMMIT' as const };
+      }
       const o = m?.get(tpKey(tp.topic, tp.partition));
       return { topic: tp.topic, partition: tp.partition, offset: o ? o.offset : -1, leaderEpoch: o ? o.leaderEpoch : -1, error: 'NONE' as const };
     });
@@ -974,7 +1082,13 @@ export class GroupCoordinator {
    * happened before anything reached the log (the state built on the records must be undone), as Kafka's runtime
    * reverts its snapshot when the append itself throws.
    */
-  private write(shard: Shard, records: readonly CoordinatorRecord[], onDone: (error: KafkaError, sync: boolean) => void, onLateCommit?: () => void): void {
+  private write(
+    shard: Shard,
+    records: readonly CoordinatorRecord[],
+    onDone: (error: KafkaError, sync: boolean) => void,
+    onLateCommit?: () => void,
+    transactional?: TransactionalWriter,
+  ): void {
     let finished = false;
     let appending = true;
     const pending: PendingWrite = { done: false, waiters: [] };
@@ -1000,7 +1114,7 @@ export class GroupCoordinator {
       finished = true;
       onDone(error, appending && error !== 'NONE');
       settle();
-    });
+    }, transactional);
     appending = false;
   }
 

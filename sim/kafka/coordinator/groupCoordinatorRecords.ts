@@ -5,6 +5,7 @@
  * (consumer/consumerGroupRecords.ts).
  * [group-coordinator/.../GroupCoordinatorRecordHelpers.java; GroupCoordinatorShard.java `replay`]
  */
+import { PendingTransactionalOffsets } from './transactionalOffsets';
 import type { JoinGroupProtocol, TopicPartition } from '../protocol';
 import { tpKey } from '../protocol';
 import type { CoordinatorRecord } from './storage';
@@ -89,18 +90,30 @@ export interface ReplayedState {
   readonly offsets: Map<string, Map<string, CommittedOffset>>;
   /** Consumer groups (KIP-848), rebuilt by replaying their records. */
   readonly consumerGroups: Map<string, ConsumerGroup>;
+  /** Transactional offsets whose transaction has no marker yet. */
+  readonly pending: PendingTransactionalOffsets;
 }
 
 /**
  * Replays records in log order: the last value of a key wins and a tombstone deletes it, which is what the
- * log looks like after compaction too. [GroupCoordinatorShard.java `replay`; GroupMetadataManager.java
- * `replay(GroupMetadataKey, GroupMetadataValue)`; OffsetMetadataManager.java `replay`]
+ * log looks like after compaction too. A transactional offset waits for its producer's marker: COMMIT makes
+ * it committed, ABORT drops it. [GroupCoordinatorShard.java `replay`, `replayEndTransactionMarker`;
+ * GroupMetadataManager.java `replay(GroupMetadataKey, GroupMetadataValue)`; OffsetMetadataManager.java `replay`]
  */
 export function replayRecords(records: readonly CoordinatorRecord[]): ReplayedState {
   const groups = new Map<string, GroupMetadataValue>();
   const offsets = new Map<string, Map<string, CommittedOffset>>();
   const consumerGroups = new Map<string, ConsumerGroup>();
+  const pending = new PendingTransactionalOffsets();
   for (const r of records) {
+    if (r.control !== undefined) {
+      for (const [groupId, committed] of pending.complete(r.producerId!, r.control === 'COMMIT')) {
+        let m = offsets.get(groupId);
+        if (!m) offsets.set(groupId, (m = new Map()));
+        for (const [key, o] of committed) m.set(key, o);
+      }
+      continue;
+    }
     const k = parseKey(r.key);
     if (k.kind === 'consumer-group') {
       replayConsumerGroupRecord(consumerGroups, k.key, r.value);
@@ -117,9 +130,13 @@ export function replayRecords(records: readonly CoordinatorRecord[]): ReplayedSt
       if (m && m.size === 0) offsets.delete(k.group);
       continue;
     }
-    if (!m) offsets.set(k.group, (m = new Map()));
     const v = JSON.parse(r.value) as OffsetAndMetadata;
+    if (r.producerId !== undefined) {
+      pending.add(r.producerId, k.group, [{ topic: k.topic, partition: k.partition, ...v }]);
+      continue;
+    }
+    if (!m) offsets.set(k.group, (m = new Map()));
     m.set(tpKey(k.topic, k.partition), { topic: k.topic, partition: k.partition, ...v });
   }
-  return { groups, offsets, consumerGroups };
+  return { groups, offsets, consumerGroups, pending };
 }

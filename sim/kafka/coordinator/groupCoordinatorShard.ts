@@ -7,6 +7,7 @@ import { NO_TIMER, type TimerId } from '../../core/scheduler';
 import type { ClassicGroup } from './classicGroup';
 import type { ConsumerGroup } from './consumer/consumerGroup';
 import type { CommittedOffset } from './groupCoordinatorRecords';
+import { PendingTransactionalOffsets } from './transactionalOffsets';
 
 /** A write to the partition not yet answered, and who waits for it (responses that come after it). */
 export interface PendingWrite {
@@ -27,6 +28,8 @@ export class GroupCoordinatorShard {
   readonly groups = new Map<string, ClassicGroup>();
   readonly consumerGroups = new Map<string, ConsumerGroup>();
   readonly offsets = new Map<string, Map<string, CommittedOffset>>();
+  /** Offsets of transactions without a marker yet (TxnOffsetCommit). */
+  pendingTxnOffsets = new PendingTransactionalOffsets();
   /** Timers of consumer-group members, by "group\0member". */
   readonly memberTimers = new Map<string, MemberTimers>();
   loadTimer: TimerId = NO_TIMER;

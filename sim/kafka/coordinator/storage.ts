@@ -11,6 +11,16 @@ export interface CoordinatorRecord {
   readonly key: string;
   /** null = tombstone (the group or the offset is deleted). */
   readonly value: string | null;
+  /** Read back from a transactional batch (TxnOffsetCommit): the producer whose transaction holds it. */
+  readonly producerId?: number;
+  /** Read back from a control batch: the transaction marker of `producerId` (its key and value are not records). */
+  readonly control?: 'COMMIT' | 'ABORT';
+}
+
+/** The producer a transactional write belongs to (TxnOffsetCommit). */
+export interface TransactionalWriter {
+  readonly producerId: number;
+  readonly producerEpoch: number;
 }
 
 export interface CoordinatorStorage {
@@ -20,7 +30,7 @@ export interface CoordinatorStorage {
    * append's error (NOT_LEADER_OR_FOLLOWER, NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT, KAFKA_STORAGE_ERROR, ...).
    * Appends to one partition must complete in the order they were made (they are committed in offset order).
    */
-  append(partition: number, records: readonly CoordinatorRecord[], done: (error: KafkaError) => void): void;
+  append(partition: number, records: readonly CoordinatorRecord[], done: (error: KafkaError) => void, transactional?: TransactionalWriter): void;
   /**
    * Every record of the partition's log as this leader holds it, in offset order, to rebuild the coordinator's
    * state after it becomes leader. Kafka's loader reads up to the log end offset, not only below the high

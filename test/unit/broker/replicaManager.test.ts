@@ -244,3 +244,32 @@ describe('ReplicaManager: fetch sessions with throttles, leader hints and a foll
     expect(sent).toHaveLength(5);
   });
 });
+
+describe('ReplicaManager: a fetch parked after its own read set something off', () => {
+  it('checks once more after watching: an append its read caused (a coordinator writing on an HW advance) answers it at once', () => {
+    // When orders-1's HW moves, a "coordinator" on this broker appends to orders-0, as the group and transaction
+    // coordinators write when their own writes commit. The follower's fetch that moves that HW read orders-0
+    // before the append; Kafka's tryCompleteElseWatch checks it again once it watches. [DelayedOperationPurgatory]
+    let coordinatorWrote = false;
+    const { w, rm, replies } = leaderBroker([1, 2], {
+      onHighWatermarkIncreased: (p) => {
+        rm.onHighWatermarkIncreased(p);
+        if (p.partition !== 1 || coordinatorWrote) return;
+        coordinatorWrote = true;
+        rm.handleProduce('coordinator', { ...produce(90, 1), partitions: [{ topic: 'orders', partition: 0, batch: buildBatch([{ key: null, value: 'marker', timestamp: 0 }]) }] });
+      },
+    });
+    rm.handleProduce('producer-1', { ...produce(1, -1), partitions: [{ topic: 'orders', partition: 1, batch: buildBatch([{ key: null, value: 'v1', timestamp: 0 }]) }] });
+    rm.handleFetch('broker-2', followerFetch(2, 0)); // reads orders-1's record: answered at once
+    expect(replies.map((r) => `${r.msg.type}:${r.msg.correlationId}`)).toEqual(['FetchResponse:2']);
+    const next: FetchRequest = { ...followerFetch(3, 0), partitions: followerFetch(3, 0).partitions.map((p) => (p.partition === 1 ? { ...p, fetchOffset: 1, lastFetchedEpoch: 0 } : p)) };
+    rm.handleFetch('broker-2', next);
+    // The fetch moved orders-1's HW: the producer is answered, the coordinator appended to orders-0, and the
+    // fetch goes at once with that record rather than after replica.fetch.wait.max.ms.
+    expect(coordinatorWrote).toBe(true);
+    expect(replies.map((r) => `${r.msg.type}:${r.msg.correlationId}`)).toEqual(['FetchResponse:2', 'ProduceResponse:1', 'ProduceResponse:90', 'FetchResponse:3']);
+    const fetched = replies[3]!.msg as unknown as FetchResponse;
+    expect(fetched.partitions.find((p) => p.partition === 0)!.batches.length).toBe(1);
+    expect(w.now).toBe(0);
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCheckers } from '../../../sim/check/checkers';
+import { numberAt, numberOf, numbersOf, prefixAt } from '../../../sim/core/numberedText';
+import type { TraceEvent } from '../../../sim/core/trace';
 import { librarySpecs } from '../../../sim/cli/library';
 import { runScenario } from '../../../sim/scenario/runner';
 import { validateScenario } from '../../../sim/scenario/validate';
@@ -13,6 +15,30 @@ describe('checkers folding the trace as the run emits it', () => {
       const kept = runScenario(scenario(id));
       expect(kept.trace.length).toBeGreaterThan(1000);
       expect(runCheckers(kept.trace)).toEqual(kept.checks);
+      // The numbers the emitters hand along (hidden, not in the trace) say what the text says, and the checkers
+      // judge a loaded trace, which has none and parses the text, the same way.
+      let numbered = 0;
+      for (const e of kept.trace) {
+        const one = numberOf(e);
+        if (one !== undefined && 'value' in e) {
+          expect(e.value).toBe(one.prefix + one.n);
+          numbered++;
+        }
+        for (const list of e.kind === 'consumer.poll' ? e.records.map((r) => r.values) : 'values' in e && Array.isArray(e.values) ? [e.values] : []) {
+          const numbers = numbersOf(list);
+          if (numbers === undefined) continue;
+          list.forEach((text, i) => {
+            if (numberAt(numbers, i) >= 0) {
+              expect(text).toBe(prefixAt(numbers, i) + numbers.n[i]);
+              numbered++;
+            }
+          });
+        }
+      }
+      expect(numbered).toBeGreaterThan(kept.trace.length / 10);
+      const loaded = kept.trace.map((e) => JSON.parse(JSON.stringify(e)) as TraceEvent);
+      expect(numbersOf((loaded.find((e) => e.kind === 'send.ok') as { values: string[] }).values)).toBeUndefined();
+      expect(runCheckers(loaded)).toEqual(kept.checks);
 
       const unkept = runScenario(scenario(id), { keepEvents: false });
       expect(unkept.trace).toEqual([]);

@@ -2,6 +2,7 @@
  * A group coordinator on a bare scheduler, with an in-memory __consumer_offsets, for unit tests of the
  * coordinator's state machine without brokers or network.
  */
+import type { TxnOffsetCommitResponse } from '../../../sim/kafka/protocol';
 import { Random } from '../../../sim/core/random';
 import { Scheduler } from '../../../sim/core/scheduler';
 import { ms } from '../../../sim/core/time';
@@ -11,7 +12,7 @@ import { resolveConfig } from '../../../sim/kafka/config/def';
 import type { KafkaError } from '../../../sim/kafka/errors';
 import { GroupCoordinator, type GroupRequest, type GroupResponse } from '../../../sim/kafka/coordinator/groupCoordinator';
 import { partitionForGroup } from '../../../sim/kafka/coordinator/groupCoordinatorPartition';
-import type { CoordinatorRecord, CoordinatorStorage } from '../../../sim/kafka/coordinator/storage';
+import type { CoordinatorRecord, CoordinatorStorage, TransactionalWriter } from '../../../sim/kafka/coordinator/storage';
 import type {
   ConsumerGroupHeartbeatResponse,
   HeartbeatResponse,
@@ -30,7 +31,8 @@ export class MemoryStorage implements CoordinatorStorage {
   failWith: KafkaError | null = null;
   hang = false;
   constructor(private readonly scheduler: Scheduler) {}
-  append(partition: number, records: readonly CoordinatorRecord[], done: (error: KafkaError) => void): void {
+  append(partition: number, records: readonly CoordinatorRecord[], done: (error: KafkaError) => void, transactional?: TransactionalWriter): void {
+    if (transactional) records = records.map((r) => ({ ...r, producerId: transactional.producerId }));
     if (this.failWith) {
       const e = this.failWith;
       this.scheduler.after(ms(this.commitDelayMs), () => done(e));
@@ -44,6 +46,12 @@ export class MemoryStorage implements CoordinatorStorage {
   }
   readLog(partition: number): readonly CoordinatorRecord[] {
     return this.logs.get(partition) ?? [];
+  }
+  /** A transaction marker of `producerId` in the partition's log (as WriteTxnMarkers appends it). */
+  marker(partition: number, producerId: number, control: 'COMMIT' | 'ABORT'): void {
+    let log = this.logs.get(partition);
+    if (!log) this.logs.set(partition, (log = []));
+    log.push({ key: control, value: null, producerId, control });
   }
 }
 
@@ -113,7 +121,7 @@ export class CoordinatorHarness {
     this.scheduler.runUntil(this.scheduler.now + ms(msAmount));
   }
 
-  send<R extends GroupResponse>(request: RequestBody<GroupRequest>, from = 'consumer-1', coordinator = this.coordinator): Pending<R> {
+  send<R extends GroupResponse = Exclude<GroupResponse, TxnOffsetCommitResponse>>(request: RequestBody<GroupRequest>, from = 'consumer-1', coordinator = this.coordinator): Pending<R> {
     const p: Pending<R> = { response: undefined };
     coordinator.handle(from, { ...request, correlationId: this.cid++ } as GroupRequest, (r) => {
       if (p.response !== undefined) throw new Error(`second reply to one ${request.type}`);

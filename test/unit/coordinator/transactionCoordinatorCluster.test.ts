@@ -42,7 +42,7 @@ function boot() {
     legacyHighWatermarkTruncation: false,
     brokerExtensions: brokerExtensionsFor(false, true, brokerConfig)!,
   });
-  cluster.boot([{ name: 'out', numPartitions: 1, replicationFactor: 3, configs: {} }, ...transactionTopics(brokerConfig, 3)]);
+  cluster.boot([{ name: 'out', numPartitions: 1, replicationFactor: 3, configs: {} }, ...transactionTopics(brokerConfig)]);
   const host = world.addHost({ id: 'probe', zone: 'zone-a', tags: ['client'] });
   let probe: Probe | undefined;
   host.addProcess({ id: 'probe', create: (ctx) => (probe = new Probe('probe', ctx)) });

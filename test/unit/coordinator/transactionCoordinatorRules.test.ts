@@ -17,7 +17,10 @@ import {
   transactionStateFromId,
   type TransactionState,
 } from '../../../sim/kafka/coordinator/transaction/transactionState';
-import { partitionForTransactionalId, transactionStateTopicSpec } from '../../../sim/kafka/coordinator/transaction/transactionStateTopic';
+import { partitionForTransactionalId } from '../../../sim/kafka/coordinator/transaction/transactionStateTopic';
+import { BROKER_CONFIGS } from '../../../sim/kafka/config/configs';
+import { resolveConfig } from '../../../sim/kafka/config/def';
+import { transactionTopics } from '../../../sim/scenario/transactions';
 
 /** Apply a write decision as the coordinator does once the log write commits. */
 function commit(d: CoordinatorDecision): TransactionMetadata {
@@ -89,11 +92,16 @@ describe('coordinator partition of a transactional id (Utils.abs(hashCode) % 50)
     expect(partitionForTransactionalId('txn-1', 7)).toBe(110810510 % 7);
     expect(() => partitionForTransactionalId('x', 0)).toThrow(/integer >= 1/);
   });
-  it('creates __transaction_state compacted with min ISR 2 and RF capped by the cluster', () => {
-    const spec = transactionStateTopicSpec(2);
-    expect(spec).toMatchObject({ name: '__transaction_state', numPartitions: 50, replicationFactor: 2 });
-    expect(spec.configs).toEqual({ 'cleanup.policy': ['compact'], 'min.insync.replicas': 2, 'segment.bytes': 104857600 });
-    expect(transactionStateTopicSpec(5).replicationFactor).toBe(3);
+  it('creates __transaction_state as Kafka does: 50 partitions, RF 3, min ISR 2, compacted, internal', () => {
+    const [t] = transactionTopics(resolveConfig(BROKER_CONFIGS, {}, 'broker'));
+    expect(t).toEqual({
+      name: '__transaction_state',
+      numPartitions: 50,
+      replicationFactor: 3,
+      configs: { 'cleanup.policy': 'compact', 'min.insync.replicas': '2', 'segment.bytes': '104857600' },
+      internal: true,
+    });
+    expect(transactionTopics(resolveConfig(BROKER_CONFIGS, { 'transaction.state.log.num.partitions': 5 }, 'broker'))[0]!.numPartitions).toBe(5);
   });
 });
 

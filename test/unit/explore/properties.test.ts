@@ -166,7 +166,7 @@ describe('properties over the checkers', () => {
   });
 
   it('are listed by name, and an unknown name suggests the nearest', () => {
-    expect(PROPERTY_NAMES).toEqual(['no-acked-loss', 'order-per-key', 'no-duplicates', 'single-leader-per-epoch', 'hw-monotonic', 'group-exclusivity', 'eventually-available']);
+    expect(PROPERTY_NAMES).toEqual(['no-acked-loss', 'order-per-key', 'no-duplicates', 'single-leader-per-epoch', 'hw-monotonic', 'group-exclusivity', 'eventually-available', 'exactly-once']);
     expect(PROPERTIES.every((p) => p.description.length > 0)).toBe(true);
     expect(() => propertyByName('no-acked-los')).toThrow(/did you mean "no-acked-loss"/);
   });

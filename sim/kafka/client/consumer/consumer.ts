@@ -1,5 +1,6 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
 import { ms, type Micros } from '../../../core/time';
+import { NumberedListBuilder } from '../../../core/numberedText';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
@@ -9,6 +10,7 @@ import { retryBackoff, type ExponentialBackoff } from '../backoff';
 import { brokerActorId, ClientMetadata } from '../metadataCache';
 import { NetworkClient } from '../../net/networkClient';
 import { ConsumerApplication } from './consumerApplication';
+import type { TransformSpec } from './transformLoop';
 import { ConsumerCoordinator } from './consumerCoordinator';
 import { ConsumerMembershipManager } from './consumerMembershipManager';
 import type { GroupMembership } from './groupMembership';
@@ -34,6 +36,8 @@ export interface ConsumerOptions {
   readonly assign?: readonly TopicPartition[];
   /** What the application does with the records. */
   readonly processing?: ProcessingModel;
+  /** A consume-transform-produce application: the output topic, the guarantee and its producer. */
+  readonly transform?: TransformSpec;
 }
 
 /** What poll() hands back: records, or the error that stops the application. */
@@ -98,6 +102,7 @@ export class Consumer extends Process {
   }
 
   override onStart(): void {
+    if (this.config['isolation.level'] === 'read_committed') this.trace.emit('consumer.isolation', this.id, { level: 'read_committed' });
     this.refreshMetadata();
     // The periodic refresh is due metadata.max.age.ms after the last one, but never sooner than the refresh
     // backoff (retry.backoff.ms for a refresh that succeeded), and Kafka's clock reads milliseconds: with
@@ -123,7 +128,7 @@ export class Consumer extends Process {
         owned: this.subscriptions.assignedPartitions().map((s) => s.key),
       });
     }
-    this.app = new ConsumerApplication(this, resolveProcessingModel(this.opts.processing, `${this.id}.processing`), this.random.fork('processing'));
+    this.app = new ConsumerApplication(this, resolveProcessingModel(this.opts.processing, `${this.id}.processing`), this.random.fork('processing'), this.opts.transform);
     this.app.start();
   }
 
@@ -152,6 +157,37 @@ export class Consumer extends Process {
 
   commitAsync(kind: CommitKind): void {
     this.coordinator?.commitOffsetsAsync(this.subscriptions.allConsumed(), kind);
+  }
+
+  /** The positions a commit would cover: every assigned partition with a position. [SubscriptionState.allConsumed] */
+  consumedOffsets(): { topic: string; partition: number; offset: number; leaderEpoch: number }[] {
+    return this.subscriptions.allConsumed();
+  }
+
+  /** KafkaConsumer.groupMetadata(): what sendOffsetsToTransaction carries (KIP-447). */
+  groupMetadata(): { groupId: string; generationId: number; memberId: string; groupInstanceId: string | null } {
+    return {
+      groupId: this.config['group.id'] ?? '',
+      generationId: this.coordinator?.generationId ?? -1,
+      memberId: this.coordinator?.memberId ?? '',
+      groupInstanceId: this.config['group.instance.id'],
+    };
+  }
+
+  /**
+   * Every assigned partition goes back to its committed offset (what an exactly-once application does after
+   * aborting a transaction: the aborted outputs' inputs are read again). [Kafka Streams TaskExecutor / the
+   * EOS loop's `resetToLastCommittedPositions`]
+   */
+  rewindToCommitted(): void {
+    for (const s of this.subscriptions.assignedPartitions()) {
+      this.buffer.remove(s.key);
+      s.position = null;
+      s.reset = null;
+      s.awaitingValidation = false;
+      s.awaitingCommitted = true;
+    }
+    this.wake();
   }
 
   /** seek / seekToBeginning / seekToEnd / offsetsForTimes+seek of every assigned partition. */
@@ -267,15 +303,20 @@ export class Consumer extends Process {
     this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
+    let numbers: NumberedListBuilder | undefined;
     for (const r of records) {
       if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
+        if (cur) numbers!.attach(cur.values);
         cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
+        numbers = new NumberedListBuilder();
         parts.push(cur);
       }
       cur.offsets.push(r.offset);
       cur.keys.push(r.key);
       cur.values.push(r.value);
+      numbers!.add(r.countedPrefix, r.valueId);
     }
+    if (cur) numbers!.attach(cur.values);
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',

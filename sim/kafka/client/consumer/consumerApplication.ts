@@ -10,6 +10,7 @@ import { tpKey } from '../../protocol';
 import type { Consumer, PollResult } from './consumer';
 import type { PolledRecord } from './fetchBuffer';
 import { drawProcessingMs, poisonPillFor, type PoisonPill, type ResolvedProcessingModel } from './processingModel';
+import { TransformLoop, type TransformSpec } from './transformLoop';
 
 /** Records of one partition processed together (contiguous in a poll's result). */
 interface Chunk {
@@ -40,12 +41,17 @@ export class ConsumerApplication {
   private queueHead = 0;
   private workerBusy = false;
   private pausedForQueue = false;
+  /** A consume-transform-produce application: each poll's records are transformed, written and committed by it. */
+  private readonly transform: TransformLoop | null;
 
   constructor(
     private readonly consumer: Consumer,
     private readonly model: ResolvedProcessingModel,
     private readonly random: Random,
-  ) {}
+    transform?: TransformSpec,
+  ) {
+    this.transform = transform ? new TransformLoop(consumer, transform, model.recordTime, random.fork('transform'), () => this.close()) : null;
+  }
 
   private get now(): Micros {
     return this.consumer.now;
@@ -92,6 +98,7 @@ export class ConsumerApplication {
       else this.loop();
       return;
     }
+    if (this.transform) return this.transform.onPolled(records, () => this.loop());
     if (this.model.handoff) {
       for (const rec of records) this.queue.push(rec);
       this.maybePauseForQueue();

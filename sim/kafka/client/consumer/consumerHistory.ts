@@ -13,6 +13,8 @@ const COMMITTED = obj({ topic: str, partition: num, offset: num });
 /** The consumer's history. */
 export const CONSUMER_KINDS = defineKinds({
   /** poll() returned records (never emitted for an empty poll). `generation` -1 outside a group. */
+  /** A consumer with isolation.level=read_committed started (read_uncommitted, the default, emits nothing). */
+  'consumer.isolation': { level: str },
   'consumer.poll': { group: nullable(str), memberId: str, generation: num, count: num, records: list(POLLED_PARTITION) },
   /**
    * A commit finished. `source`: auto (auto-commit from poll), before-revoke (auto-commit before a rebalance),
@@ -73,6 +75,12 @@ export const CONSUMER_KINDS = defineKinds({
    * record's timestamp), in ms. `thread`: the polling thread or the worker of a hand-off.
    */
   'consumer.processed': { topic: str, partition: num, offsets: list(num), latencyMs: list(num), thread: oneOf('poll', 'worker') },
+  /**
+   * A consume-transform-produce application wrote `output` (to `outputTopic`) for the record it read at
+   * topic/partition/offset (`input`, its value). Exactly-once means each input's output appears once in the
+   * committed output topic.
+   */
+  'consumer.transform': { topic: str, partition: num, offset: num, input: nullable(str), output: str, outputTopic: str },
   /** A poison pill failed processing; `action` is what the policy did about it. */
   'consumer.process.fail': {
     topic: str,

@@ -16,6 +16,9 @@ export interface PolledRecord {
   readonly timestamp: number;
   readonly key: string | null;
   readonly value: string | null;
+  /** A counted value's text is `countedPrefix + valueId` (null: the value is stored, not counted): its number, for the trace. */
+  readonly countedPrefix: string | null;
+  readonly valueId: number;
 }
 
 export class CompletedFetch {
@@ -67,6 +70,8 @@ export class CompletedFetch {
           timestamp: b.timestampAt(i),
           key: b.keyAt(i),
           value: b.valueAt(i),
+          countedPrefix: b.payloads.countedPrefix,
+          valueId: b.valueIdAt(i),
         });
         this.nextFetchOffset = offset + 1;
         this.lastEpoch = b.partitionLeaderEpoch;

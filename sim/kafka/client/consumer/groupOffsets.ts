@@ -187,6 +187,8 @@ export class GroupOffsets {
       type: 'OffsetFetch' as const,
       groupId: this.groupId,
       partitions: waiting.map((s) => ({ topic: s.topic, partition: s.partition })),
+      // The consumer always asks for stable offsets (KIP-447). [src: ConsumerCoordinator.java `sendOffsetFetchRequest` (requireStable true)]
+      requireStable: true,
       ...(member && { memberId: member.memberId, memberEpoch: member.memberEpoch }),
     };
     h.net.send<typeof request, OffsetFetchResponse>(this.discovery.actor(), request, { timeoutMs: h.config['request.timeout.ms'] }, (o) => {
@@ -199,9 +201,15 @@ export class GroupOffsets {
         h.wake();
         return;
       }
+      let unstable = false;
       for (const p of o.ok ? o.response.partitions : []) {
         const s = h.subscriptions.get(tpKey(p.topic, p.partition));
         if (!s || !s.awaitingCommitted) continue;
+        // An open transaction holds offsets of the partition: ask again after the backoff. [ConsumerCoordinator.java `OffsetFetchResponseHandler` (UnstableOffsetCommitException)]
+        if (p.error === 'UNSTABLE_OFFSET_COMMIT') {
+          unstable = true;
+          continue;
+        }
         if (p.offset >= 0) {
           // The committed offset is the next record to read.
           h.subscriptions.seek(s, p.offset, p.leaderEpoch);
@@ -217,6 +225,10 @@ export class GroupOffsets {
           return;
         }
         h.subscriptions.requestReset(s, target, 'no committed offset');
+      }
+      if (unstable) {
+        this.fetchRetryAtUs = this.now + ms(h.config['retry.backoff.ms']);
+        h.setTimer(ms(h.config['retry.backoff.ms']), () => h.wake());
       }
       h.wake();
     });

@@ -274,6 +274,7 @@ export class RecordAccumulator {
           txn.maybeUpdateProducerIdAndEpoch(q.key);
           const pe = txn.producerIdAndEpoch;
           first.setProducerState(pe.producerId, pe.epoch, txn.sequenceNumber(q.key));
+          first.isTransactional = txn.isTransactional;
           txn.incrementSequenceNumber(q.key, first.recordCount);
           txn.addInFlightBatch(first);
         }

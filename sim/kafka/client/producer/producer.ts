@@ -4,7 +4,7 @@ import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
-import type { ClientError } from '../../errors';
+import type { ClientError, KafkaError } from '../../errors';
 import { NetworkClient } from '../../net/networkClient';
 import { PayloadTable, RECORD_BATCH_OVERHEAD, recordSizeOf } from '../../records';
 import { reconnectBackoff, retryBackoff } from '../backoff';
@@ -19,6 +19,7 @@ import type { PendingRecord, ProducerBatch } from './producerBatch';
 import { effectiveProducerConfig } from './producerConfigRules';
 import { Sender } from './sender';
 import { TransactionManager } from './transactionManager';
+import { TransactionalProducer, type AppRecord } from './transactionalProducer';
 import { drawKey, type ProducerWorkload } from './workload';
 import { defineKinds, nullable, num, str, type KindsOf } from '../../../core/traceSchema';
 
@@ -85,6 +86,11 @@ export class Producer extends Process {
    * after the k-th restart), unique per run, so the checkers can tell every record apart.
    */
   readonly payloads: PayloadTable;
+  /** With transactional.id: the transactional half (initTransactions and the transaction loop). */
+  readonly transactional: TransactionalProducer | null;
+  /** Records handed to send() and not yet acknowledged or failed; flush() waits for 0. */
+  private unacked = 0;
+  private flushWaiters: (() => void)[] = [];
 
   constructor(
     ctx: ProcessContext,
@@ -120,9 +126,39 @@ export class Producer extends Process {
         exhausted: () => this.pool.queued > 0,
         progress: () => this.scheduleUnblock(),
         updateLoadStats: () => this.updateLoadStats(),
+        completed: (records, error) => this.onRecordsCompleted(records, error),
       },
       pickStart: (n) => pick.int(0, n),
     });
+    const w0 = opts.workloads[0];
+    this.transactional =
+      this.transactionManager && opts.config['transactional.id'] !== null
+        ? new TransactionalProducer(
+            {
+              id: opts.id,
+              trace: this.trace,
+              config: opts.config,
+              net: this.net,
+              txn: this.transactionManager,
+              random: this.random.fork('transactions'),
+              brokers: () => (this.metadata.knownBrokers().length > 0 ? this.metadata.knownBrokers() : opts.bootstrap),
+              partitionCount: (topic) => this.metadata.partitionCount(topic),
+              send: (r) => this.produce(r.topic, r.key, r.valueId, r.valueBytes, r.partition),
+              valueText: (id) => this.payloads.valueText(id)!,
+              refuse: (r, error) => this.refuse(r, error),
+              setTimer: (d, fn) => this.setTimer(d, fn),
+              stopApplication: () => {
+                this.workloadStopped = true;
+              },
+              wakeSender: () => {
+                this.metadata.requestUpdateForNewTopics();
+                this.sender.wakeup();
+              },
+            },
+            w0?.transactionSize ?? 100,
+            w0?.abortProbability ?? 0,
+          )
+        : null;
   }
 
   readonly metricsRole = 'producer';
@@ -137,6 +173,7 @@ export class Producer extends Process {
     this.sender.wakeup();
     const workloadRandom = this.random.fork('workload');
     this.opts.workloads.forEach((w, i) => this.startWorkload(w, workloadRandom.fork(String(i))));
+    this.transactional?.initTransactions();
   }
 
   onMessage(from: string, msg: unknown): void {
@@ -159,7 +196,10 @@ export class Producer extends Process {
     const sendOne = (): void => {
       if (this.workloadStopped) return;
       count++;
-      this.produce(w.topic, drawKey(keys, random), this.payloads.nextCountedValue(), valueBytes, w.partition);
+      const key = drawKey(keys, random);
+      const valueId = this.payloads.nextCountedValue();
+      if (this.transactional) this.transactional.onRecord({ topic: w.topic, key, valueId, valueBytes, ...(w.partition !== undefined ? { partition: w.partition } : {}) });
+      else this.produce(w.topic, key, valueId, valueBytes, w.partition);
     };
     if (w.at) {
       // Explicit times, in order; several at one millisecond go in one event.
@@ -172,6 +212,7 @@ export class Producer extends Process {
           i++;
         }
         if (i < times.length) this.setTimer(Math.max(0, ms(times[i]!) - this.now), fire);
+        else this.transactional?.endOfInput();
       };
       if (times.length > 0) this.setTimer(Math.max(0, ms(times[0]!) - this.now), fire);
       return;
@@ -190,6 +231,7 @@ export class Producer extends Process {
         next += Math.max(1, Math.round(random.exponential(meanUs)));
       }
       if (!this.workloadStopped && more()) this.setTimer(Math.max(0, next - this.now), tick);
+      else this.transactional?.endOfInput();
     };
     if (more()) this.setTimer(Math.max(0, next - this.now), tick);
   }
@@ -197,12 +239,14 @@ export class Producer extends Process {
   /** Stops generating records; what was sent still completes (the scenario's quiet period). */
   stopWorkload(): void {
     this.workloadStopped = true;
+    this.transactional?.endOfInput();
   }
 
   // ---- send() [KafkaProducer.doSend] ----
 
   /** KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in `payloads`. */
   produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number): void {
+    this.unacked++;
     const rec: PendingRecord = { key, keyId: this.payloads.internKey(key), valueId, valueSize: valueBytes, timestamp: Math.floor(this.now / 1000) };
     // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.
     const upperBound = this.upperBound(rec);
@@ -226,10 +270,22 @@ export class Producer extends Process {
   }
 
   private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {
-    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value: this.payloads.valueText(rec.valueId)! });
+    const prefix = this.payloads.countedPrefix;
+    const value = this.payloads.valueText(rec.valueId)!;
+    this.trace.emit('send.invoke', this.id, { topic, partition, key: rec.key, value }, prefix !== null && rec.valueId >= 0 ? { prefix, n: rec.valueId } : undefined);
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
+  /** The topic's partition count as this producer's metadata knows it; null (and a refresh asked for) when it does not yet. */
+  partitionCountOf(topic: string): number | null {
+    const n = this.metadata.partitionCount(topic);
+    if (n === null) {
+      this.metadata.requestUpdateForNewTopics();
+      this.sender.wakeup();
+    }
+    return n;
+  }
+
   private metadataReady(topic: string, explicit: number | undefined): boolean {
     const n = this.metadata.partitionCount(topic);
     return n !== null && (explicit === undefined || explicit < n);
@@ -377,7 +433,28 @@ export class Producer extends Process {
     this.armBlockedTimer();
   }
 
+  /** send() of a fenced transactional producer throws at once: the record was never written. */
+  private refuse(r: AppRecord, error: KafkaError): void {
+    const value = this.payloads.valueText(r.valueId)!;
+    this.trace.emit('send.invoke', this.id, { topic: r.topic, partition: r.partition ?? -1, key: r.key, value });
+    this.trace.emit('send.fail', this.id, { topic: r.topic, partition: r.partition ?? -1, error, values: [value], definite: true });
+  }
+
   private failBlocked(topic: string, explicit: number | undefined, rec: PendingRecord, error: ClientError): void {
     this.trace.emit('send.fail', this.id, { topic, partition: explicit ?? -1, error, values: [this.payloads.valueText(rec.valueId)!], definite: true });
+    this.onRecordsCompleted(1, error);
+  }
+
+  private onRecordsCompleted(records: number, error: string | null): void {
+    this.unacked = Math.max(0, this.unacked - records);
+    this.transactional?.onCompleted(records, error);
+    if (this.unacked === 0 && this.flushWaiters.length > 0) for (const f of this.flushWaiters.splice(0)) f();
+  }
+
+  /** KafkaProducer.flush(): `done` once every record sent so far is acknowledged or has failed. */
+  flush(done: () => void): void {
+    if (this.unacked === 0) return done();
+    this.flushWaiters.push(done);
+    this.sender.wakeup();
   }
 }

@@ -1,3 +1,4 @@
+import { numberedList } from '../../../core/numberedText';
 import type { Micros } from '../../../core/time';
 import {
   BatchBuilder,
@@ -66,6 +67,8 @@ export class ProducerBatch {
   baseSequence = NO_SEQUENCE;
   /** The sequence was rewritten by an epoch bump [ProducerBatch.sequenceHasBeenReset]. */
   sequenceHasBeenReset = false;
+  /** Written in a transaction (the batch's transactional bit). */
+  isTransactional = false;
   private built: RecordBatch | null = null;
 
   constructor(
@@ -97,7 +100,11 @@ export class ProducerBatch {
   values(): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.builder.count; i++) out.push(this.valueAt(i) ?? '');
-    return out;
+    const prefix = this.payloads.countedPrefix;
+    if (prefix === null) return out;
+    const numbers = new Int32Array(out.length);
+    for (let i = 0; i < out.length; i++) numbers[i] = this.builder.valueIdAt(i);
+    return numberedList(out, { prefixes: [prefix], prefixOf: null, n: numbers });
   }
 
   /** The record section's bytes before compression (for the compression-ratio estimate). */
@@ -192,6 +199,7 @@ export class ProducerBatch {
         producerId: this.producerId,
         producerEpoch: this.producerEpoch,
         baseSequence: this.baseSequence,
+        isTransactional: this.isTransactional,
       });
     }
     return this.built;

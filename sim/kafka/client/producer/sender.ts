@@ -12,7 +12,7 @@ import type { ClusterConnectionStates } from './connectionStates';
 import type { ProducerBatch } from './producerBatch';
 import { TransactionManager } from './transactionManager';
 import { ProducerMetrics } from './producerMetrics';
-import { bool, defineKinds, list, num, str, type KindsOf } from '../../../core/traceSchema';
+import { bool, defineKinds, list, num, optional, str, type KindsOf } from '../../../core/traceSchema';
 
 /** The sender's outcomes: the completion half of the history. */
 export const SENDER_KINDS = defineKinds({
@@ -23,7 +23,7 @@ export const SENDER_KINDS = defineKinds({
   /** One attempt of a batch failed and it will be retried (`attempt` counts the retries, from 1). */
   'send.retry': { topic: str, partition: num, error: str, attempt: num, sequence: num, broker: num },
   /** The idempotent producer got a producer id, or bumped its epoch. */
-  'producer.id': { producerId: num, producerEpoch: num, reason: str },
+  'producer.id': { producerId: num, producerEpoch: num, reason: str, transactionalId: optional(str) },
 });
 
 declare module '../../../core/trace' {
@@ -52,6 +52,8 @@ export interface SenderHooks {
   progress(): void;
   /** Refreshes the sticky partitioners' load statistics before a ready check. */
   updateLoadStats(): void;
+  /** A batch of `records` completed (error null) or failed for good: the transactional producer counts them. */
+  completed?(records: number, error: string | null): void;
 }
 
 export interface SenderOptions {
@@ -448,6 +450,7 @@ export class Sender {
       broker: node,
       acks: this.o.config.acks,
     });
+    this.o.hooks.completed?.(b.recordCount, null);
     this.o.hooks.progress();
   }
 
@@ -465,6 +468,7 @@ export class Sender {
       values: b.values(),
       definite: !b.mayHaveBeenAppended,
     });
+    this.o.hooks.completed?.(b.recordCount, error);
     this.o.hooks.progress();
   }
 

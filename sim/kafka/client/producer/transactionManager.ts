@@ -95,6 +95,11 @@ export interface EpochBumpOutcome {
 const partitionKey = partitionKeyMemo('\u0000');
 
 export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
+  /**
+   * A transactional producer (transactional.id): its producer id and epoch come from the transaction
+   * coordinator (transactionalProducer.ts), never from an idempotent InitProducerId or a local epoch bump.
+   */
+  isTransactional = false;
   private pidEpoch: ProducerIdAndEpoch = NO_PRODUCER_ID_AND_EPOCH;
   private currentState: TransactionManagerState = 'UNINITIALIZED';
   private readonly partitions = new Map<string, TxnPartitionEntry<B>>();
@@ -134,6 +139,7 @@ export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
    * [TransactionManager.bumpIdempotentEpochAndResetIdIfNeeded, bumpIdempotentProducerEpoch]
    */
   bumpIdempotentEpochAndResetIdIfNeeded(): EpochBumpOutcome {
+    if (this.isTransactional) return { bumped: false, rewritten: [], initProducerId: false };
     let bumped = false;
     let rewritten: string[] = [];
     if (this.epochBumpRequired) {

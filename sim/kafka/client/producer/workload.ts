@@ -30,6 +30,13 @@ export interface ProducerWorkload {
   readonly valueBytes?: number;
   /** Send every record to this partition. */
   readonly partition?: number;
+  /**
+   * A transactional producer (transactional.id) writes this many records per transaction, then commits (or
+   * aborts, with `abortProbability`). Default 100.
+   */
+  readonly transactionSize?: number;
+  /** The share of transactions the application aborts instead of committing (0..1). Default 0. */
+  readonly abortProbability?: number;
 }
 
 export function hotKeyName(): string {

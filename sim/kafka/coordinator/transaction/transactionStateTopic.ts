@@ -32,16 +32,3 @@ export function partitionForTransactionalId(
   }
   return kafkaAbs(javaStringHashCode(transactionalId)) % numPartitions;
 }
-
-/**
- * The topic as the coordinator creates it: compacted, `min.insync.replicas` 2, replication factor 3 capped by
- * the number of brokers (as the simulator caps `__consumer_offsets`). [src: TransactionStateManager.scala `transactionTopicConfigs`]
- */
-export function transactionStateTopicSpec(brokers: number, numPartitions = 50, replicationFactor = 3, minIsr = 2, segmentBytes = 104_857_600) {
-  return {
-    name: TRANSACTION_STATE_TOPIC,
-    numPartitions,
-    replicationFactor: Math.min(replicationFactor, brokers),
-    configs: { 'cleanup.policy': ['compact'] as string[], 'min.insync.replicas': minIsr, 'segment.bytes': segmentBytes },
-  };
-}

@@ -76,6 +76,28 @@ describe('value ids', () => {
       }),
     );
   });
+
+  it('give a text handed as its prefix and number (idOf) the id its parsed text gets, in any mix and order', () => {
+    // Prefixes that end in a digit or are empty, numbers past 9 digits, sparse numbering and texts kept aside all
+    // take the paths where parsing would read the text differently.
+    const part = fc.tuple(fc.constantFrom('producer-1:', 'q-', 'k', '', 'p7', 'sparse:'), fc.oneof(fc.nat(20_000), fc.nat(2_000_000_000), fc.constant(0)), fc.boolean(), fc.constantFrom('', 'x', 'producer-1:007'));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 300 }), (parts) => {
+        const parsed = new ValueIds();
+        const handed = new ValueIds();
+        for (const [prefix, n, asNumber, other] of parts) {
+          if (other !== '') {
+            expect(handed.id(other)).toBe(parsed.id(other));
+            continue;
+          }
+          const text = `${prefix}${n}`;
+          const id = asNumber ? handed.idOf(prefix, n) : handed.id(text);
+          expect(id).toBe(parsed.id(text));
+          expect(handed.text(id)).toBe(text);
+        }
+      }),
+    );
+  });
 });
 
 describe('percentile', () => {
