@@ -18,6 +18,11 @@ describe.skipIf(!browserAvailable())('the curriculum and the predictions in Chro
     const course = ['acks', 'isr', 'min-isr', 'elr', 'epochs', 'kraft', 'groups'];
     expect(chapters.slice(0, course.length)).toEqual(course);
     expect(chapters.indexOf('retention')).toBeGreaterThan(chapters.indexOf('groups'));
+    if (chapters.includes('transactions')) expect(chapters.indexOf('transactions')).toBeGreaterThan(chapters.indexOf('retention'));
+    // The guide's interview questions, each with the scenario that answers it.
+    const q = page.locator('[data-testid=interview-q]', { hasText: '6 partitions and the group has 7 consumers' });
+    await expect(q.getAttribute('data-scenario')).resolves.toBe('group-parallelism-6-of-7');
+    expect(await page.locator('[data-testid=interview-q]').count()).toBeGreaterThanOrEqual(10);
     const first = page.locator('#gallery .scenario-card').first();
     await expect(first.getAttribute('data-scenario')).resolves.toBe('acks1-leader-crash');
     await expect(first.locator('[data-testid=start-here]').textContent()).resolves.toBe('Start here');

@@ -1,6 +1,6 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { el, replace } from '../lib/dom';
-import { course, START_HERE, visibleTags } from '../app/curriculum';
+import { course, QUESTIONS, START_HERE, visibleTags } from '../app/curriculum';
 
 export interface GalleryHandlers {
   onChoose(id: string, seed: string): void;
@@ -56,6 +56,15 @@ export class Gallery {
       return b;
     };
     const filters = el('div', { class: 'chapter-filters', 'data-testid': 'gallery-filters' }, chip('all', 'the whole course'), ...chapters.map(({ chapter }) => chip(chapter.id, chapter.title)));
+    // The interview questions of the guide, each with the scenario that shows the answer.
+    const ids = new Set(library.map((x) => x.id));
+    const questions = QUESTIONS.flatMap(({ q, answers }) => {
+      const id = answers.find((a) => ids.has(a));
+      if (!id) return [];
+      const b = el('button', { class: 'question', 'data-testid': 'interview-q', 'data-scenario': id }, el('span', {}, q), el('span', { class: 'sc-id' }, ` → ${id}`));
+      b.addEventListener('click', () => this.handlers.onChoose(id, this.seed.value.trim()));
+      return [b];
+    });
     const startBtn = el('button', { class: 'primary', 'data-testid': 'gallery-start' }, 'Start here ▶');
     startBtn.addEventListener('click', () => this.handlers.onChoose(START_HERE, this.seed.value.trim()));
     const sheet = el(
@@ -64,6 +73,7 @@ export class Gallery {
       el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', {}, 'seed ', this.seed), open, close),
       library.length ? filters : null,
       library.length ? el('div', { class: 'chapters' }, ...sections) : el('p', {}, 'The library is empty.'),
+      questions.length ? el('section', { class: 'questions', 'data-testid': 'interview-questions' }, el('h3', {}, 'Interview questions, answered by a run'), ...questions) : null,
     );
     replace(root, sheet);
     root.addEventListener('click', (e) => {
