@@ -100,4 +100,25 @@ describe.skipIf(!browserAvailable())('the partition view follows the story in Ch
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('outlines record batches: linger.ms=5 packs several times more records into a batch than linger.ms=0', async () => {
+    const { page, errors } = await openPage(app, '?s=why-kafka-is-fast&seed=1&p=clicks-linger-0-0');
+    await waitLoaded(page, 1);
+    await page.keyboard.press('End');
+    const mean = async () => {
+      await page.waitForSelector('[data-testid=partition-A] [data-testid=batch]');
+      const sizes = await page.$$eval('[data-testid=partition-A] [data-testid=batch]', (ns) => ns.map((n) => Number(n.getAttribute('data-records'))));
+      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    };
+    const eager = await mean();
+    await screenshot(page, 'batches-linger-0');
+    await page.selectOption('[data-testid=partition-A] [data-testid=partition-select]', 'clicks-linger-5-0');
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const lingering = await mean();
+    expect(lingering).toBeGreaterThan(2 * eager);
+    await expect(page.locator('[data-testid=partition-A] [data-testid=batch-stat]').textContent()).resolves.toMatch(/records per batch/);
+    await screenshot(page, 'batches-linger-5');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -78,6 +78,7 @@ export class PartitionView {
   private readonly stats: HTMLSpanElement;
   private readonly followBtn: HTMLButtonElement;
   private readonly focus: HTMLDivElement;
+  private readonly batchStat: HTMLSpanElement;
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
@@ -98,7 +99,8 @@ export class PartitionView {
     this.stats = el('span', { class: 'pv-stats', 'data-testid': 'partition-stats' });
     this.followBtn = el('button', { class: 'small', title: 'Follow the end of the log (f)' }, 'follow tail');
     this.followBtn.addEventListener('click', () => this.follow());
-    this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.followBtn);
+    this.batchStat = el('span', { class: 'pv-batchstat dim', 'data-testid': 'batch-stat' });
+    this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.batchStat, this.followBtn);
     root.appendChild(this.header);
     this.focus = el('div', { class: 'pv-focus', 'data-testid': 'pv-focus', hidden: true });
     root.appendChild(this.focus);
@@ -121,6 +123,7 @@ export class PartitionView {
       el('span', { class: 'lg diff-kept' }, 'compare: kept here, lost there'),
       el('span', { class: 'lg hw' }, 'high watermark'),
       el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
+      el('span', { class: 'lg batch' }, 'outline = one record batch'),
     );
     root.appendChild(legend);
   }
@@ -513,6 +516,36 @@ export class PartitionView {
       .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
       .attr('r', (d) => (d.acked ? 4 : 2))
       .attr('pointer-events', 'none');
+    // Record batches as outlines (a producer batch stays one batch on every replica): what linger.ms and batch.size make.
+    const batchBoxes: { key: string; ri: number; x0: number; x1: number; n: number }[] = [];
+    if (cw >= 4) {
+      rows.forEach((row, ri) => {
+        for (const b of row.batches) {
+          if (b.last < start || b.base >= end || b.last < row.r.logStart) continue;
+          const lo = Math.max(b.base, start, row.r.logStart);
+          const hi = Math.min(b.last, end - 1, row.r.leo - 1);
+          if (hi < lo) continue;
+          batchBoxes.push({ key: `${ri}:${b.base}`, ri, x0: x(lo), x1: x(hi + 1), n: b.last - b.base + 1 });
+        }
+      });
+    }
+    det
+      .selectAll<SVGRectElement, (typeof batchBoxes)[number]>('rect.batch')
+      .data(batchBoxes, (d) => d.key)
+      .join('rect')
+      .attr('class', 'batch')
+      .attr('data-testid', 'batch')
+      .attr('data-records', (d) => d.n)
+      .attr('x', (d) => d.x0 + 0.5)
+      .attr('y', (d) => detTop + d.ri * ROW_H - 1.5)
+      .attr('width', (d) => Math.max(1, d.x1 - d.x0 - 1))
+      .attr('height', CELL_H + 3)
+      .attr('rx', 3)
+      .attr('pointer-events', 'none');
+    const leaderBatches = rows.find((r) => r.r.broker === p.leader)?.batches ?? [];
+    const recent = leaderBatches.slice(-200);
+    const perBatch = recent.length > 0 ? recent.reduce((n, b) => n + (b.last - b.base + 1), 0) / recent.length : 0;
+    this.batchStat.textContent = recent.length > 0 ? ` · ${perBatch.toFixed(1)} records per batch (last ${recent.length} on the leader)` : '';
     // Compare: a bar over each cell whose record fared otherwise in the other run.
     det
       .selectAll<SVGRectElement, Cell>('rect.diffmark')
