@@ -70,4 +70,18 @@ describe.skipIf(!browserAvailable())('the curriculum and the predictions in Chro
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('keeps what a run comes to hidden in spoiler-free mode until its end', async () => {
+    const { page, errors } = await openPage(app, '?s=acks1-leader-crash&seed=1&ns=1');
+    await waitLoaded(page, 1);
+    expect(await page.locator('[data-testid=verdict-A]').isVisible()).toBe(false);
+    expect(await page.locator('[data-testid=spoiler-note]').isVisible()).toBe(true);
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => !document.body.classList.contains('spoilers-hidden'));
+    await expect(page.locator('[data-testid=verdict-A]').textContent()).resolves.toMatch(/acknowledged writes lost/);
+    expect(await page.locator('[data-testid=verdict-A]').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid=spoiler-note]').isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -92,6 +92,8 @@ export class App {
   private waitingAt = -1;
   /** The caption last brought on screen (its index), so the views follow each new one once. */
   private shownCaption = -1;
+  /** Spoiler-free mode: the learner asked to see the outcome before the end. */
+  private revealed = false;
   private speed = 1;
   private lastFrame = 0;
   private selected: string | null = null;
@@ -135,7 +137,18 @@ export class App {
       onChoose: (id, seed) => this.openScenario(id, seed),
       onOpenFile: () => byId<HTMLInputElement>('file-input').click(),
       onClose: () => this.gallery.close(),
+      onSpoilerFree: (on) => {
+        this.url.spoilerFree = on;
+        this.scheduleRender();
+      },
     });
+    // Spoiler-free: a note over the checks, with a way to see them now.
+    const reveal = el('button', { class: 'small', 'data-testid': 'reveal' }, 'show them now');
+    reveal.addEventListener('click', () => {
+      this.revealed = true;
+      this.scheduleRender();
+    });
+    byId('side-checks').prepend(el('div', { class: 'spoiler-note', 'data-testid': 'spoiler-note' }, 'Spoiler-free: what this run comes to appears at its end. ', reveal));
     this.captionBar = new CaptionBar(byId('caption-bar'), {
       onStep: (dir) => this.stepCaption(dir),
       onContinue: () => this.play(),
@@ -210,7 +223,7 @@ export class App {
     this.spec = spec;
     this.fileName = null;
     // Each scenario opens on the view that shows its lesson.
-    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec) };
+    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec), spoilerFree: this.url.spoilerFree };
     this.setSide(this.url.side, false);
     this.setView(this.url.view, false);
     void this.runScenario(spec, seed, [], null, {});
@@ -410,6 +423,7 @@ export class App {
     this.hideError();
     this.waitingAt = -1;
     this.shownCaption = -1;
+    this.revealed = false;
     this.runA = new LoadedRun(a, 'A');
     this.runB = b ? new LoadedRun(b, 'B') : null;
     this.loads++;
@@ -607,6 +621,8 @@ export class App {
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
     this.renderCaption(state.caption, now);
+    // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
+    document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);
     this.status.dataset['cursor'] = String(this.cursor);
   }
 
@@ -784,7 +800,7 @@ export class App {
   }
 
   private wireTopbar(): void {
-    byId('open-gallery').addEventListener('click', () => this.gallery.open(this.url.seed));
+    byId('open-gallery').addEventListener('click', () => this.gallery.open(this.url.seed, this.url.spoilerFree));
     byId('rerun').addEventListener('click', () => {
       const seed = byId<HTMLInputElement>('seed').value;
       if (this.spec) {

@@ -4,6 +4,8 @@ import { course, QUESTIONS, START_HERE, visibleTags } from '../app/curriculum';
 
 export interface GalleryHandlers {
   onChoose(id: string, seed: string): void;
+  /** Spoiler-free: summaries hidden here, and a run's outcome hidden until its end. */
+  onSpoilerFree(on: boolean): void;
   onOpenFile(): void;
   onClose(): void;
 }
@@ -11,6 +13,7 @@ export interface GalleryHandlers {
 /** The scenario library as a course: chapters in teaching order, a filter by chapter, where to start; a seed box; or open a trace file. */
 export class Gallery {
   private readonly seed: HTMLInputElement;
+  private readonly spoiler: HTMLInputElement;
 
   constructor(
     private readonly root: HTMLElement,
@@ -65,12 +68,17 @@ export class Gallery {
       b.addEventListener('click', () => this.handlers.onChoose(id, this.seed.value.trim()));
       return [b];
     });
+    this.spoiler = el('input', { type: 'checkbox', 'data-testid': 'spoiler-free' });
+    this.spoiler.addEventListener('change', () => {
+      root.classList.toggle('spoiler-free', this.spoiler.checked);
+      this.handlers.onSpoilerFree(this.spoiler.checked);
+    });
     const startBtn = el('button', { class: 'primary', 'data-testid': 'gallery-start' }, 'Start here ▶');
     startBtn.addEventListener('click', () => this.handlers.onChoose(START_HERE, this.seed.value.trim()));
     const sheet = el(
       'div',
       { class: 'sheet', role: 'dialog', 'aria-label': 'Scenarios' },
-      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', {}, 'seed ', this.seed), open, close),
+      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', { title: 'Hide the summaries, and what a run comes to until its end' }, this.spoiler, ' spoiler-free'), el('label', {}, 'seed ', this.seed), open, close),
       library.length ? filters : null,
       library.length ? el('div', { class: 'chapters' }, ...sections) : el('p', {}, 'The library is empty.'),
       questions.length ? el('section', { class: 'questions', 'data-testid': 'interview-questions' }, el('h3', {}, 'Interview questions, answered by a run'), ...questions) : null,
@@ -81,8 +89,10 @@ export class Gallery {
     });
   }
 
-  open(seed: string): void {
+  open(seed: string, spoilerFree = this.spoiler.checked): void {
     this.seed.value = seed;
+    this.spoiler.checked = spoilerFree;
+    this.root.classList.toggle('spoiler-free', spoilerFree);
     this.root.hidden = false;
   }
 
