@@ -535,7 +535,9 @@ export class App {
     this.lastFrame = performance.now();
     const tick = (now: number) => {
       if (!this.playing || !this.runA) return;
-      const dt = Math.min(100, now - this.lastFrame);
+      // A frame's timestamp can be earlier than the performance.now() play() started at: never step back in time
+      // (stepping back and forward again would stop once more at the caption playback continues from).
+      const dt = Math.max(0, Math.min(100, now - this.lastFrame));
       this.lastFrame = now;
       const mm = this.runA.model;
       const from = this.cursor;

@@ -82,6 +82,7 @@ export class PartitionView {
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
+  private lastDivergence: { key: readonly (readonly BatchNode[])[]; ends: string; result: { lo: number; hi: number } | null } | null = null;
   /** The story moments of the partition shown (computed once per partition). */
   private moments: StoryMoment[] | null = null;
   /** The other side's run in compare mode: cells whose record fared differently there are marked. */
@@ -182,6 +183,16 @@ export class PartitionView {
     return Math.max(8, Math.floor(this.cellsWidth() / CELL_W));
   }
 
+  /** The rows' divergence, computed again only when a replica's log changed (playback redraws one state often). */
+  private divergenceOf(rows: readonly RowModel[]): { lo: number; hi: number } | null {
+    const key = rows.map((r) => r.batches);
+    const last = this.lastDivergence;
+    if (last && last.key.length === key.length && last.key.every((b, k) => b === key[k]) && last.ends === rows.map((r) => `${r.r.logStart}:${r.r.leo}`).join()) return last.result;
+    const result = divergence(rows.map((r) => ({ batches: r.batches, logStart: r.r.logStart, leo: r.r.leo })));
+    this.lastDivergence = { key, ends: rows.map((r) => `${r.r.logStart}:${r.r.leo}`).join(), result };
+    return result;
+  }
+
   /** Pixels for the offset cells. */
   private cellsWidth(): number {
     return Math.max(400, (this.root.clientWidth || 800) - 8) - LABEL_W - 24;
@@ -205,7 +216,7 @@ export class PartitionView {
       }
       if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `broker ${m.broker} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
     }
-    const d = divergence(rows.map((r) => ({ batches: r.batches, logStart: r.r.logStart, leo: r.r.leo })));
+    const d = this.divergenceOf(rows);
     return d ? { lo: d.lo, hi: d.hi, why: `the replicas hold different records at offsets ${d.lo}–${d.hi}` } : null;
   }
 
@@ -520,8 +531,17 @@ export class PartitionView {
     const batchBoxes: { key: string; ri: number; x0: number; x1: number; n: number }[] = [];
     if (cw >= 4) {
       rows.forEach((row, ri) => {
-        for (const b of row.batches) {
-          if (b.last < start || b.base >= end || b.last < row.r.logStart) continue;
+        // From the first batch that reaches the window (batches are in offset order).
+        const bs = row.batches;
+        let k0 = 0;
+        for (let lo = 0, hi = bs.length - 1; lo <= hi; ) {
+          const mid = (lo + hi) >> 1;
+          if (bs[mid]!.last < start) lo = k0 = mid + 1;
+          else hi = mid - 1;
+        }
+        for (let k = k0; k < bs.length && bs[k]!.base < end; k++) {
+          const b = bs[k]!;
+          if (b.last < row.r.logStart) continue;
           const lo = Math.max(b.base, start, row.r.logStart);
           const hi = Math.min(b.last, end - 1, row.r.leo - 1);
           if (hi < lo) continue;
