@@ -65,7 +65,7 @@ export class App {
   private readonly panesRoot = byId('panes');
   private readonly timeline: TimelineView;
   /** Run B's own timeline in compare mode (its faults, elections and captions at its own moments). */
-  private readonly timelineB: TimelineView;
+  private timelineB: TimelineView | null = null;
   private readonly checks: ChecksView;
   private readonly events: EventsView;
   private readonly learn: LearnView;
@@ -105,14 +105,6 @@ export class App {
 
   constructor() {
     this.timeline = new TimelineView(byId('timeline-a'), this.tooltip, { onSeek: (i) => this.seek(i), onRange: (a, b) => this.syncRange('A', a, b) });
-    this.timelineB = new TimelineView(byId('timeline-b'), this.tooltip, {
-      // A moment on B's timeline is the same scenario time on A's.
-      onSeek: (i) => {
-        const b = this.runB?.model;
-        if (b) this.seekRel((i >= 0 ? b.t[i]! : b.tFirst) - b.t0);
-      },
-      onRange: (a, b) => this.syncRange('B', a, b),
-    });
     for (const [id, side] of [['timeline-a', 'A'], ['timeline-b', 'B']] as const) byId(id).appendChild(el('span', { class: 'tl-side', hidden: true }, side));
     this.checks = new ChecksView(byId('side-checks'), {
       onSelectValue: (v) => this.select(v, true),
@@ -442,7 +434,18 @@ export class App {
     this.timeline.setRun(this.runA);
     byId('timeline-b').hidden = this.runB === null;
     for (const t of byId('timeline').querySelectorAll<HTMLElement>('.tl-side')) t.hidden = this.runB === null;
-    this.timelineB.setRun(this.runB);
+    // B's timeline is built the first time a compare needs it (outside compare the page has one timeline).
+    if (this.runB && !this.timelineB) {
+      this.timelineB = new TimelineView(byId('timeline-b'), this.tooltip, {
+        // A moment on B's timeline is the same scenario time on A's.
+        onSeek: (i) => {
+          const b = this.runB?.model;
+          if (b) this.seekRel((i >= 0 ? b.t[i]! : b.tFirst) - b.t0);
+        },
+        onRange: (a, b) => this.syncRange('B', a, b),
+      });
+    }
+    this.timelineB?.setRun(this.runB);
     this.transport.setRun(this.runA);
     this.checks.setRuns(this.runA, this.runB, { A: this.changeOf('A', this.runA), B: this.runB ? this.changeOf('B', this.runB) : null });
     this.events.setRun(this.runA);
@@ -616,7 +619,7 @@ export class App {
       pb.partition.render(stateB, nowB, this.selected);
     }
     this.timeline.render(this.cursor, this.selected);
-    if (b) this.timelineB.render(b.model.indexAtTime(b.model.t0 + (now - m.t0)), this.selected);
+    if (b) this.timelineB?.render(b.model.indexAtTime(b.model.t0 + (now - m.t0)), this.selected);
     this.renderPaneCaptions(state.caption, b ? b.replay.at(b.model.indexAtTime(b.model.t0 + (now - m.t0))).caption : null);
     this.transport.render(this.cursor, now, this.playing);
     if (this.url.side === 'events') this.events.render(this.cursor);
@@ -648,7 +651,7 @@ export class App {
     const a = this.runA?.model;
     const b = this.runB?.model;
     if (!a || !b) return;
-    if (from === 'A') this.timelineB.zoomTo(t0 - a.t0 + b.t0, t1 - a.t0 + b.t0);
+    if (from === 'A') this.timelineB?.zoomTo(t0 - a.t0 + b.t0, t1 - a.t0 + b.t0);
     else this.timeline.zoomTo(t0 - b.t0 + a.t0, t1 - b.t0 + a.t0);
   }
 
