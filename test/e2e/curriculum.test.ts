@@ -18,6 +18,11 @@ describe.skipIf(!browserAvailable())('the curriculum and the predictions in Chro
     const course = ['acks', 'isr', 'min-isr', 'elr', 'epochs', 'kraft', 'groups'];
     expect(chapters.slice(0, course.length)).toEqual(course);
     expect(chapters.indexOf('retention')).toBeGreaterThan(chapters.indexOf('groups'));
+    if (chapters.includes('transactions')) expect(chapters.indexOf('transactions')).toBeGreaterThan(chapters.indexOf('retention'));
+    // The guide's interview questions, each with the scenario that answers it.
+    const q = page.locator('[data-testid=interview-q]', { hasText: '6 partitions and the group has 7 consumers' });
+    await expect(q.getAttribute('data-scenario')).resolves.toBe('group-parallelism-6-of-7');
+    expect(await page.locator('[data-testid=interview-q]').count()).toBeGreaterThanOrEqual(10);
     const first = page.locator('#gallery .scenario-card').first();
     await expect(first.getAttribute('data-scenario')).resolves.toBe('acks1-leader-crash');
     await expect(first.locator('[data-testid=start-here]').textContent()).resolves.toBe('Start here');
@@ -62,6 +67,20 @@ describe.skipIf(!browserAvailable())('the curriculum and the predictions in Chro
     expect(await page.locator('#side-checks .expectations li.bad').count()).toBe(0);
     expect(await page.locator('#side-checks .expectations li.differs').count()).toBeGreaterThan(0);
     await screenshot(page, 'predictions-experiment');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps what a run comes to hidden in spoiler-free mode until its end', async () => {
+    const { page, errors } = await openPage(app, '?s=acks1-leader-crash&seed=1&ns=1');
+    await waitLoaded(page, 1);
+    expect(await page.locator('[data-testid=verdict-A]').isVisible()).toBe(false);
+    expect(await page.locator('[data-testid=spoiler-note]').isVisible()).toBe(true);
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => !document.body.classList.contains('spoilers-hidden'));
+    await expect(page.locator('[data-testid=verdict-A]').textContent()).resolves.toMatch(/acknowledged writes lost/);
+    expect(await page.locator('[data-testid=verdict-A]').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid=spoiler-note]').isVisible()).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
   });

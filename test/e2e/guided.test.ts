@@ -34,7 +34,8 @@ describe.skipIf(!browserAvailable())('guided scenarios in Chromium', () => {
     await page.keyboard.press('Space');
 
     const waitAt = async (k: number) => {
-      await page.waitForSelector(`#caption-bar[data-waiting="true"][data-caption="${k}"]`, { timeout: 30_000 });
+      // Playback runs on the wall clock (10×): a loaded machine draws fewer frames, so allow it time.
+      await page.waitForSelector(`#caption-bar[data-waiting="true"][data-caption="${k}"]`, { timeout: 90_000 });
       // Stopped exactly on the caption's own event: the cursor is the caption's index in the trace.
       expect(Number(await status(page, 'cursor'))).toBe(captions[k]!.seq);
       await expect(page.locator('[data-testid=play]').textContent()).resolves.toBe('Play');

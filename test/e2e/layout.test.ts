@@ -51,7 +51,7 @@ describe.skipIf(!browserAvailable())('layout and keys in Chromium', () => {
       await waitLoaded(page, 1);
       expect(await clipped(page), `${query} at ${viewport.width}×${viewport.height}`).toEqual([]);
       // Every lane of the timeline and its legend can be scrolled to.
-      const tl = await page.$eval('#timeline', (n) => ({ scroll: n.scrollHeight, legendBottom: (n.querySelector('.tl-legend') as HTMLElement).offsetTop + (n.querySelector('.tl-legend') as HTMLElement).offsetHeight }));
+      const tl = await page.$eval('[data-testid=timeline]', (n) => ({ scroll: n.scrollHeight, legendBottom: (n.querySelector('.tl-legend') as HTMLElement).offsetTop + (n.querySelector('.tl-legend') as HTMLElement).offsetHeight }));
       expect(tl.legendBottom).toBeLessThanOrEqual(tl.scroll + 1);
       await screenshot(page, shot);
       expect(errors).toEqual([]);
@@ -86,11 +86,11 @@ describe.skipIf(!browserAvailable())('layout and keys in Chromium', () => {
     expect(await page.locator('#side-events').isVisible()).toBe(true);
 
     // Every kind of marker the timeline draws has its glyph in the legend.
-    const drawn = await page.$$eval('[data-testid=timeline-svg] [data-kind]', (ns) => [...new Set(ns.map((n) => n.getAttribute('data-kind')!))]);
-    const listed = await page.$$eval('[data-testid=timeline-legend] [data-legend-kind]', (ns) => ns.map((n) => n.getAttribute('data-legend-kind')!));
+    const drawn = await page.$$eval('[data-testid=timeline] [data-testid=timeline-svg] [data-kind]', (ns) => [...new Set(ns.map((n) => n.getAttribute('data-kind')!))]);
+    const listed = await page.$$eval('[data-testid=timeline] [data-testid=timeline-legend] [data-legend-kind]', (ns) => ns.map((n) => n.getAttribute('data-legend-kind')!));
     expect(drawn.length).toBeGreaterThan(2);
-    await page.locator('[data-testid=timeline-legend]').scrollIntoViewIfNeeded();
-    await page.locator('[data-testid=timeline-legend]').screenshot({ path: join(ARTIFACTS, 'ui-timeline-legend.png') });
+    await page.locator('[data-testid=timeline] [data-testid=timeline-legend]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=timeline] [data-testid=timeline-legend]').screenshot({ path: join(ARTIFACTS, 'ui-timeline-legend.png') });
     for (const k of drawn) expect(listed, `legend lists ${k}`).toContain(k);
     expect(errors).toEqual([]);
     await page.close();

@@ -56,6 +56,21 @@ describe.skipIf(!browserAvailable())('the partition view follows the story in Ch
       expect(await onScreen(page, sel), `offset ${o} on screen`).toBe(true);
     }
     await screenshot(page, 'story-truncation');
+
+    // A lost write past the checker's first stories still has its whole story: the truncation that removed it.
+    await page.click('[data-testid=tab-checks]');
+    const late = page.locator('[data-testid=lost-write]').nth(24);
+    await late.click();
+    await page.waitForSelector('[data-testid=story] li');
+    await expect(page.locator('[data-testid=story]').textContent()).resolves.toContain(`Broker ${cut.broker} truncated its log from ${cut.from} to ${cut.to}`);
+
+    // Compare acks=1 with acks=all at the same step: the cells lost only in A are marked, and the table says B did better.
+    await page.goto(`${app.url}?s=acks1-leader-crash&seed=1&compare=1&b=producer.acks%3Dall&e=${cut.seq}`);
+    await waitLoaded(page, 1);
+    expect(await page.locator('[data-testid=partition-A] [data-testid=diff-lost]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=partition-B] [data-testid=diff-lost]').count()).toBe(0);
+    await expect(page.locator('[data-testid=compare-table] [data-check=lost-write]').getAttribute('data-verdict')).resolves.toBe('better');
+    await screenshot(page, 'compare-difference');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -82,6 +97,27 @@ describe.skipIf(!browserAvailable())('the partition view follows the story in Ch
     await expect(page.locator('[data-testid=partition-A] [data-testid=pv-focus]').textContent()).resolves.toContain('the replicas hold different records at offsets 0–');
     await expect(page.locator('[data-testid=partition-A] [data-testid=hw-edge]').textContent()).resolves.toMatch(/^HW \d+ ▶$/);
     await screenshot(page, 'story-divergence');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('outlines record batches: linger.ms=5 packs several times more records into a batch than linger.ms=0', async () => {
+    const { page, errors } = await openPage(app, '?s=why-kafka-is-fast&seed=1&p=clicks-linger-0-0');
+    await waitLoaded(page, 1);
+    await page.keyboard.press('End');
+    const mean = async () => {
+      await page.waitForSelector('[data-testid=partition-A] [data-testid=batch]');
+      const sizes = await page.$$eval('[data-testid=partition-A] [data-testid=batch]', (ns) => ns.map((n) => Number(n.getAttribute('data-records'))));
+      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    };
+    const eager = await mean();
+    await screenshot(page, 'batches-linger-0');
+    await page.selectOption('[data-testid=partition-A] [data-testid=partition-select]', 'clicks-linger-5-0');
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const lingering = await mean();
+    expect(lingering).toBeGreaterThan(2 * eager);
+    await expect(page.locator('[data-testid=partition-A] [data-testid=batch-stat]').textContent()).resolves.toMatch(/records per batch/);
+    await screenshot(page, 'batches-linger-5');
     expect(errors).toEqual([]);
     await page.close();
   });

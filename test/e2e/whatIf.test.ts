@@ -38,6 +38,13 @@ describe.skipIf(!browserAvailable())('what if, from the screen, in Chromium', ()
     await expect(page.locator('[data-testid=partition-B]').count()).resolves.toBe(1);
     const titleB = (await page.locator('[data-pane="B"] .pane-title').textContent()) ?? '';
     expect(titleB).toContain('+ crash broker 2 at 3.000s');
+    // Two timelines: B's has the crash A's does not.
+    expect(await page.locator('[data-testid=timeline-svg]:visible').count()).toBe(2);
+    expect(await page.locator('[data-testid=timeline] [data-legend-kind=down-crashed]').count()).toBe(0);
+    expect(await page.locator('[data-testid=timeline-B] [data-legend-kind=down-crashed]').count()).toBe(1);
+    // Each side tells its own story.
+    expect(await page.locator('[data-testid=pane-caption-A]').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid=pane-caption-B]').isVisible()).toBe(true);
     await screenshot(page, 'what-if-compare');
     // The link carries the fork.
     const url = await status(page, 'url');

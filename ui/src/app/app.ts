@@ -64,6 +64,8 @@ export class App {
   private readonly panes: Pane[] = [];
   private readonly panesRoot = byId('panes');
   private readonly timeline: TimelineView;
+  /** Run B's own timeline in compare mode (its faults, elections and captions at its own moments). */
+  private timelineB: TimelineView | null = null;
   private readonly checks: ChecksView;
   private readonly events: EventsView;
   private readonly learn: LearnView;
@@ -90,6 +92,8 @@ export class App {
   private waitingAt = -1;
   /** The caption last brought on screen (its index), so the views follow each new one once. */
   private shownCaption = -1;
+  /** Spoiler-free mode: the learner asked to see the outcome before the end. */
+  private revealed = false;
   private speed = 1;
   private lastFrame = 0;
   private selected: string | null = null;
@@ -100,7 +104,8 @@ export class App {
   private readonly cache = new Map<string, RunPayload>();
 
   constructor() {
-    this.timeline = new TimelineView(byId('timeline'), this.tooltip, { onSeek: (i) => this.seek(i) });
+    this.timeline = new TimelineView(byId('timeline-a'), this.tooltip, { onSeek: (i) => this.seek(i), onRange: (a, b) => this.syncRange('A', a, b) });
+    for (const [id, side] of [['timeline-a', 'A'], ['timeline-b', 'B']] as const) byId(id).appendChild(el('span', { class: 'tl-side', hidden: true }, side));
     this.checks = new ChecksView(byId('side-checks'), {
       onSelectValue: (v) => this.select(v, true),
       onSeekRel: (r) => this.seekRel(r),
@@ -124,7 +129,18 @@ export class App {
       onChoose: (id, seed) => this.openScenario(id, seed),
       onOpenFile: () => byId<HTMLInputElement>('file-input').click(),
       onClose: () => this.gallery.close(),
+      onSpoilerFree: (on) => {
+        this.url.spoilerFree = on;
+        this.scheduleRender();
+      },
     });
+    // Spoiler-free: a note over the checks, with a way to see them now.
+    const reveal = el('button', { class: 'small', 'data-testid': 'reveal' }, 'show them now');
+    reveal.addEventListener('click', () => {
+      this.revealed = true;
+      this.scheduleRender();
+    });
+    byId('side-checks').prepend(el('div', { class: 'spoiler-note', 'data-testid': 'spoiler-note' }, 'Spoiler-free: what this run comes to appears at its end. ', reveal));
     this.captionBar = new CaptionBar(byId('caption-bar'), {
       onStep: (dir) => this.stepCaption(dir),
       onContinue: () => this.play(),
@@ -199,7 +215,7 @@ export class App {
     this.spec = spec;
     this.fileName = null;
     // Each scenario opens on the view that shows its lesson.
-    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec) };
+    this.url = { ...defaultState(), scenario: id, seed, side: usesAnalogy(spec) ? 'learn' : this.url.side, view: lessonView(spec), spoilerFree: this.url.spoilerFree };
     this.setSide(this.url.side, false);
     this.setView(this.url.view, false);
     void this.runScenario(spec, seed, [], null, {});
@@ -399,6 +415,7 @@ export class App {
     this.hideError();
     this.waitingAt = -1;
     this.shownCaption = -1;
+    this.revealed = false;
     this.runA = new LoadedRun(a, 'A');
     this.runB = b ? new LoadedRun(b, 'B') : null;
     this.loads++;
@@ -408,11 +425,27 @@ export class App {
     const partition = restore.partition ?? this.url.partition;
     this.panes.forEach((p, k) => {
       const run = k === 0 ? this.runA : this.runB;
+      p.partition.setOther(this.runB ? (k === 0 ? this.runB : this.runA) : null);
+      p.root.querySelector('.pv')?.classList.toggle('compared', this.runB !== null);
       p.cluster.setRun(run);
       p.partition.setRun(run, partition);
       this.paneTitle(p, run);
     });
     this.timeline.setRun(this.runA);
+    byId('timeline-b').hidden = this.runB === null;
+    for (const t of byId('timeline').querySelectorAll<HTMLElement>('.tl-side')) t.hidden = this.runB === null;
+    // B's timeline is built the first time a compare needs it (outside compare the page has one timeline).
+    if (this.runB && !this.timelineB) {
+      this.timelineB = new TimelineView(byId('timeline-b'), this.tooltip, {
+        // A moment on B's timeline is the same scenario time on A's.
+        onSeek: (i) => {
+          const b = this.runB?.model;
+          if (b) this.seekRel((i >= 0 ? b.t[i]! : b.tFirst) - b.t0);
+        },
+        onRange: (a, b) => this.syncRange('B', a, b),
+      });
+    }
+    this.timelineB?.setRun(this.runB);
     this.transport.setRun(this.runA);
     this.checks.setRuns(this.runA, this.runB, { A: this.changeOf('A', this.runA), B: this.runB ? this.changeOf('B', this.runB) : null });
     this.events.setRun(this.runA);
@@ -505,7 +538,9 @@ export class App {
     this.lastFrame = performance.now();
     const tick = (now: number) => {
       if (!this.playing || !this.runA) return;
-      const dt = Math.min(100, now - this.lastFrame);
+      // A frame's timestamp can be earlier than the performance.now() play() started at: never step back in time
+      // (stepping back and forward again would stop once more at the caption playback continues from).
+      const dt = Math.max(0, Math.min(100, now - this.lastFrame));
       this.lastFrame = now;
       const mm = this.runA.model;
       const from = this.cursor;
@@ -584,12 +619,40 @@ export class App {
       pb.partition.render(stateB, nowB, this.selected);
     }
     this.timeline.render(this.cursor, this.selected);
+    if (b) this.timelineB?.render(b.model.indexAtTime(b.model.t0 + (now - m.t0)), this.selected);
+    this.renderPaneCaptions(state.caption, b ? b.replay.at(b.model.indexAtTime(b.model.t0 + (now - m.t0))).caption : null);
     this.transport.render(this.cursor, now, this.playing);
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
     this.renderCaption(state.caption, now);
+    // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
+    document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);
     this.status.dataset['cursor'] = String(this.cursor);
+  }
+
+  /** In compare mode each side tells its own story: its caption at its own moment, under its title. */
+  private renderPaneCaptions(capA: { readonly text: string } | null, capB: { readonly text: string } | null): void {
+    const compare = this.runB !== null && (this.runA?.model.captions.length ?? 0) > 0;
+    this.panes.forEach((p, k) => {
+      let line = p.root.querySelector<HTMLElement>('.pane-caption');
+      if (!line) {
+        line = el('div', { class: 'pane-caption', 'data-testid': `pane-caption-${p.label}` });
+        p.title.after(line);
+      }
+      const cap = k === 0 ? capA : capB;
+      line.hidden = !compare;
+      line.textContent = cap ? cap.text : 'Its story starts at its first caption.';
+    });
+  }
+
+  /** Zoom or pan on one timeline: the other shows the same scenario-time range. */
+  private syncRange(from: 'A' | 'B', t0: number, t1: number): void {
+    const a = this.runA?.model;
+    const b = this.runB?.model;
+    if (!a || !b) return;
+    if (from === 'A') this.timelineB?.zoomTo(t0 - a.t0 + b.t0, t1 - a.t0 + b.t0);
+    else this.timeline.zoomTo(t0 - b.t0 + a.t0, t1 - b.t0 + a.t0);
   }
 
   /** The caption at the cursor; its subject pulses on screen while it is fresh, and the views turn to it once. */
@@ -742,7 +805,7 @@ export class App {
   }
 
   private wireTopbar(): void {
-    byId('open-gallery').addEventListener('click', () => this.gallery.open(this.url.seed));
+    byId('open-gallery').addEventListener('click', () => this.gallery.open(this.url.seed, this.url.spoilerFree));
     byId('rerun').addEventListener('click', () => {
       const seed = byId<HTMLInputElement>('seed').value;
       if (this.spec) {
@@ -866,11 +929,20 @@ export class App {
       case 'p':
         return handled(() => this.stepCaption(-1));
       case 'z':
-        return handled(() => this.timeline.zoomAtCursor(4));
+        return handled(() => {
+          this.timeline.zoomAtCursor(4);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'Z':
-        return handled(() => this.timeline.zoomAtCursor(0.25));
+        return handled(() => {
+          this.timeline.zoomAtCursor(0.25);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'w':
-        return handled(() => this.timeline.zoomTo(this.runA?.model.tFirst ?? 0, this.runA?.model.tLast ?? 1));
+        return handled(() => {
+          this.timeline.zoomTo(this.runA?.model.tFirst ?? 0, this.runA?.model.tLast ?? 1);
+          this.syncRange('A', ...this.timeline.visibleRange());
+        });
       case 'f':
         return handled(() => this.panes.forEach((p) => p.partition.follow()));
       case '1':

@@ -103,3 +103,23 @@ export function lessonView(s: ScenarioSpec): 'replicas' | 'groups' | 'operator' 
   if (tags.includes('consumer-groups') || tags.includes('rebalance')) return 'groups';
   return 'replicas';
 }
+
+/**
+ * The questions the guide's interview sections ask, in our words, each with the scenarios that answer it by showing
+ * it (the first one the library has is offered).
+ */
+export const QUESTIONS: readonly { readonly q: string; readonly answers: readonly string[] }[] = [
+  { q: 'Why can Kafka move so much data with so little hardware?', answers: ['why-kafka-is-fast'] },
+  { q: 'What exactly does acks=all promise, and why does min.insync.replicas matter with it?', answers: ['acks-all-min-isr-2-survives-one', 'acks-all-min-isr-1-isr-shrink-loss'] },
+  { q: 'Can a write the broker acknowledged still be lost?', answers: ['acks1-leader-crash', 'correlated-power-loss-no-fsync'] },
+  { q: 'What does turning on unclean leader election buy, and what does it cost?', answers: ['unclean-election-loss'] },
+  { q: 'A topic has 6 partitions and the group has 7 consumers: how many of them work?', answers: ['group-parallelism-6-of-7'] },
+  { q: 'How do you keep the events of one entity (an order, a user) in order?', answers: ['key-order-per-entity', 'partition-count-change-breaks-key-order'] },
+  { q: 'How many partitions should a topic get?', answers: ['sizing-sale-peak'] },
+  { q: 'Why does every consumer have to cope with duplicates?', answers: ['duplicates-after-crash-before-commit', 'retries-without-idempotence-reorder'] },
+  { q: 'Is Kafka exactly-once?', answers: ['txn-exactly-once-consume-transform-produce', 'idempotent-producer-dedup'] },
+  { q: 'What happens when one record always fails to process?', answers: ['poison-pill-blocks-partition', 'poison-pill-dead-letter-topic'] },
+  { q: 'What if a consumer falls further behind than the topic keeps data?', answers: ['lag-exceeds-retention-skips'] },
+  { q: 'What is log compaction for?', answers: ['compaction-latest-per-key'] },
+  { q: 'What replaced ZooKeeper, and what happens when its leader dies?', answers: ['controller-quorum-failover'] },
+];

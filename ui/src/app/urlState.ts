@@ -17,10 +17,12 @@ export interface UrlState {
   side: 'checks' | 'events' | 'learn';
   value: string | null;
   partition: string | null;
+  /** Spoiler-free: what the run comes to stays hidden until the cursor reaches its end. */
+  spoilerFree: boolean;
 }
 
 export function defaultState(): UrlState {
-  return { scenario: null, specJson: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null };
+  return { scenario: null, specJson: null, seed: '', sets: [], compare: false, setsB: [], forkB: [], t: null, e: null, view: 'replicas', side: 'checks', value: null, partition: null, spoilerFree: false };
 }
 
 function numberOrNull(v: string | null): number | null {
@@ -48,6 +50,7 @@ export function readUrl(search: string): UrlState {
   if (side === 'events' || side === 'learn') s.side = side;
   s.value = q.get('v');
   s.partition = q.get('p');
+  s.spoilerFree = q.get('ns') === '1';
   return s;
 }
 
@@ -68,6 +71,7 @@ export function writeUrl(s: UrlState): string {
   if (s.side !== 'checks') q.set('side', s.side);
   if (s.value) q.set('v', s.value);
   if (s.partition) q.set('p', s.partition);
+  if (s.spoilerFree) q.set('ns', '1');
   const text = q.toString();
   return text ? `?${text}` : '';
 }

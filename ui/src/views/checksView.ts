@@ -3,6 +3,7 @@ import { parseDuration } from '../../../sim/core/time';
 import { el, replace, type Child } from '../lib/dom';
 import { rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
+import { recordAftermath } from '../model/recordStory';
 
 export interface ChecksHandlers {
   onSelectValue(value: string | null): void;
@@ -167,12 +168,22 @@ export class ChecksView {
       el(
         'table',
         { 'data-testid': 'compare-table' },
-        el('tr', {}, el('th', {}, 'check'), el('th', {}, `A`), el('th', {}, `B`)),
+        el('tr', {}, el('th', {}, 'check'), el('th', {}, `A`), el('th', {}, `B`), el('th', {}, 'B against A')),
         ...rows.map((k) => {
           const va = a.payload.checks[k]?.count ?? 0;
           const vb = b.payload.checks[k]?.count ?? 0;
-          const bad = k === 'lost-write' || k === 'elected-outside-isr';
-          return el('tr', { title: describe(k), 'data-check': k }, el('td', {}, k), el('td', { class: bad && va > 0 ? 'bad' : '' }, String(va)), el('td', { class: bad && vb > 0 ? 'bad' : '' }, String(vb)));
+          // More acknowledged is better; of everything else here (losses, errors, waits, moves) less is.
+          const sign = Math.sign(vb - va) * (k === 'acked' || k === 'records-read' ? 1 : -1);
+          const verdict = va === vb ? 'same' : sign > 0 ? 'better' : 'worse';
+          const cls = (mine: number, theirs: number) => (mine === theirs ? '' : (k === 'acked' ? mine > theirs : mine < theirs) ? 'better' : 'worse');
+          return el(
+            'tr',
+            { title: describe(k), 'data-check': k, 'data-verdict': verdict },
+            el('td', {}, k),
+            el('td', { class: cls(va, vb) }, String(va)),
+            el('td', { class: cls(vb, va) }, String(vb)),
+            el('td', { class: `verdict-cell ${verdict}` }, verdict),
+          );
         }),
       ),
     );
@@ -224,6 +235,7 @@ export class ChecksView {
       if (info.appendT >= 0) lines.push(`Broker ${info.broker}, leader in epoch ${info.epoch}, appended it at offset ${info.offset} at ${rel(info.appendT, t0)}.`);
       if (info.ackT >= 0) lines.push(`Broker ${info.broker} acknowledged it at ${rel(info.ackT, t0)} (acks=${info.acks}).`);
       else if (info.failT >= 0) lines.push(`The send failed at ${rel(info.failT, t0)}: ${info.error}.`);
+      lines.push(...recordAftermath(run.model, info));
       lines.push(run.model.isLost(v) ? 'It is not in the final log.' : 'It is in the final log.');
     }
     replace(

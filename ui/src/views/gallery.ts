@@ -1,9 +1,11 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import { el, replace } from '../lib/dom';
-import { course, START_HERE, visibleTags } from '../app/curriculum';
+import { course, QUESTIONS, START_HERE, visibleTags } from '../app/curriculum';
 
 export interface GalleryHandlers {
   onChoose(id: string, seed: string): void;
+  /** Spoiler-free: summaries hidden here, and a run's outcome hidden until its end. */
+  onSpoilerFree(on: boolean): void;
   onOpenFile(): void;
   onClose(): void;
 }
@@ -11,6 +13,7 @@ export interface GalleryHandlers {
 /** The scenario library as a course: chapters in teaching order, a filter by chapter, where to start; a seed box; or open a trace file. */
 export class Gallery {
   private readonly seed: HTMLInputElement;
+  private readonly spoiler: HTMLInputElement;
 
   constructor(
     private readonly root: HTMLElement,
@@ -56,14 +59,29 @@ export class Gallery {
       return b;
     };
     const filters = el('div', { class: 'chapter-filters', 'data-testid': 'gallery-filters' }, chip('all', 'the whole course'), ...chapters.map(({ chapter }) => chip(chapter.id, chapter.title)));
+    // The interview questions of the guide, each with the scenario that shows the answer.
+    const ids = new Set(library.map((x) => x.id));
+    const questions = QUESTIONS.flatMap(({ q, answers }) => {
+      const id = answers.find((a) => ids.has(a));
+      if (!id) return [];
+      const b = el('button', { class: 'question', 'data-testid': 'interview-q', 'data-scenario': id }, el('span', {}, q), el('span', { class: 'sc-id' }, ` → ${id}`));
+      b.addEventListener('click', () => this.handlers.onChoose(id, this.seed.value.trim()));
+      return [b];
+    });
+    this.spoiler = el('input', { type: 'checkbox', 'data-testid': 'spoiler-free' });
+    this.spoiler.addEventListener('change', () => {
+      root.classList.toggle('spoiler-free', this.spoiler.checked);
+      this.handlers.onSpoilerFree(this.spoiler.checked);
+    });
     const startBtn = el('button', { class: 'primary', 'data-testid': 'gallery-start' }, 'Start here ▶');
     startBtn.addEventListener('click', () => this.handlers.onChoose(START_HERE, this.seed.value.trim()));
     const sheet = el(
       'div',
       { class: 'sheet', role: 'dialog', 'aria-label': 'Scenarios' },
-      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', {}, 'seed ', this.seed), open, close),
+      el('div', { class: 'sheet-head' }, el('h2', {}, 'Scenarios'), el('span', { class: 'dim' }, `${library.length} in the library, in course order · runs in your browser, same trace as the CLI`), el('span', { class: 'spacer' }), startBtn, el('label', { title: 'Hide the summaries, and what a run comes to until its end' }, this.spoiler, ' spoiler-free'), el('label', {}, 'seed ', this.seed), open, close),
       library.length ? filters : null,
       library.length ? el('div', { class: 'chapters' }, ...sections) : el('p', {}, 'The library is empty.'),
+      questions.length ? el('section', { class: 'questions', 'data-testid': 'interview-questions' }, el('h3', {}, 'Interview questions, answered by a run'), ...questions) : null,
     );
     replace(root, sheet);
     root.addEventListener('click', (e) => {
@@ -71,8 +89,10 @@ export class Gallery {
     });
   }
 
-  open(seed: string): void {
+  open(seed: string, spoilerFree = this.spoiler.checked): void {
     this.seed.value = seed;
+    this.spoiler.checked = spoilerFree;
+    this.root.classList.toggle('spoiler-free', spoilerFree);
     this.root.hidden = false;
   }
 

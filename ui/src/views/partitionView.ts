@@ -50,6 +50,8 @@ interface Cell {
   readonly powerLost: boolean;
   /** A transaction marker's cell. */
   readonly control?: 'COMMIT' | 'ABORT';
+  /** Compare mode: lost here but not in the other run, or kept here though lost there. */
+  readonly diff: 'lost-here' | 'kept-here' | null;
 }
 
 const LABEL_W = 178;
@@ -79,11 +81,16 @@ export class PartitionView {
   private readonly select: HTMLSelectElement;
   private readonly stats: HTMLSpanElement;
   private readonly followBtn: HTMLButtonElement;
+  private readonly focus: HTMLDivElement;
+  private readonly batchStat: HTMLSpanElement;
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
+  private lastDivergence: { key: readonly (readonly BatchNode[])[]; ends: string; result: { lo: number; hi: number } | null } | null = null;
   /** The story moments of the partition shown (computed once per partition). */
   private moments: StoryMoment[] | null = null;
+  /** The other side's run in compare mode: cells whose record fared differently there are marked. */
+  private other: LoadedRun | null = null;
   /** Brokers whose rows a caption names (they pulse). */
   private pulse: readonly number[] = [];
 
@@ -97,8 +104,11 @@ export class PartitionView {
     this.stats = el('span', { class: 'pv-stats', 'data-testid': 'partition-stats' });
     this.followBtn = el('button', { class: 'small', title: 'Follow the end of the log (f)' }, 'follow tail');
     this.followBtn.addEventListener('click', () => this.follow());
-    this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.followBtn);
+    this.batchStat = el('span', { class: 'pv-batchstat dim', 'data-testid': 'batch-stat' });
+    this.header = el('div', { class: 'pv-header' }, this.select, this.stats, this.batchStat, this.followBtn);
     root.appendChild(this.header);
+    this.focus = el('div', { class: 'pv-focus', 'data-testid': 'pv-focus', hidden: true });
+    root.appendChild(this.focus);
     this.svg = d3.select(root).append('svg').attr('class', 'pv-svg').attr('data-testid', 'partition-svg');
     const defs = this.svg.append('defs');
     const pat = defs.append('pattern').attr('id', `hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 4).attr('height', 4).attr('patternTransform', 'rotate(45)');
@@ -114,10 +124,13 @@ export class PartitionView {
       el('span', { class: 'lg ghost' }, 'removed by truncation'),
       el('span', { class: 'lg powerlost' }, 'lost in a power cut (was page cache only)'),
       el('span', { class: 'lg edge' }, '▶ HW / LEO beyond the window'),
+      el('span', { class: 'lg diff-lost' }, 'compare: lost here, kept there'),
+      el('span', { class: 'lg diff-kept' }, 'compare: kept here, lost there'),
       el('span', { class: 'lg hw' }, 'high watermark'),
       el('span', { class: 'lg lso' }, 'last stable offset (an open transaction holds it)'),
       el('span', { class: 'lg marker' }, 'C / A: transaction marker (commit / abort)'),
       el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
+      el('span', { class: 'lg batch' }, 'outline = one record batch'),
     );
     root.appendChild(legend);
   }
@@ -131,6 +144,10 @@ export class PartitionView {
     this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
     replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
     this.select.hidden = parts.length <= 1;
+  }
+
+  setOther(run: LoadedRun | null): void {
+    this.other = run;
   }
 
   setPulse(brokers: readonly number[]): void {
@@ -172,6 +189,16 @@ export class PartitionView {
     return Math.max(8, Math.floor(this.cellsWidth() / CELL_W));
   }
 
+  /** The rows' divergence, computed again only when a replica's log changed (playback redraws one state often). */
+  private divergenceOf(rows: readonly RowModel[]): { lo: number; hi: number } | null {
+    const key = rows.map((r) => r.batches);
+    const last = this.lastDivergence;
+    if (last && last.key.length === key.length && last.key.every((b, k) => b === key[k]) && last.ends === rows.map((r) => `${r.r.logStart}:${r.r.leo}`).join()) return last.result;
+    const result = divergence(rows.map((r) => ({ batches: r.batches, logStart: r.r.logStart, leo: r.r.leo })));
+    this.lastDivergence = { key, ends: rows.map((r) => `${r.r.logStart}:${r.r.leo}`).join(), result };
+    return result;
+  }
+
   /** Pixels for the offset cells. */
   private cellsWidth(): number {
     return Math.max(400, (this.root.clientWidth || 800) - 8) - LABEL_W - 24;
@@ -195,7 +222,7 @@ export class PartitionView {
       }
       if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `broker ${m.broker} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
     }
-    const d = divergence(rows.map((r) => ({ batches: r.batches, logStart: r.r.logStart, leo: r.r.leo })));
+    const d = this.divergenceOf(rows);
     return d ? { lo: d.lo, hi: d.hi, why: `the replicas hold different records at offsets ${d.lo}–${d.hi}` } : null;
   }
 
@@ -231,6 +258,7 @@ export class PartitionView {
     const p = run ? state.partitions.get(this.key) : undefined;
     if (!run || !p) {
       this.stats.textContent = run ? 'This run has no partitions.' : '';
+      this.focus.hidden = true;
       this.svg.selectAll('*:not(defs):not(defs *)').remove();
       return;
     }
@@ -371,17 +399,11 @@ export class PartitionView {
       .attr('text-anchor', 'middle')
       .text((o) => String(o));
     det.selectAll('text.pv-offset-title').data([0]).join('text').attr('class', 'pv-offset-title pv-caption').attr('x', 4).attr('y', detTop - 8).text('offset →');
-    det
-      .selectAll('text.pv-focus')
-      .data(frame ? [frame] : [])
-      .join('text')
-      .attr('class', 'pv-focus')
-      .attr('data-testid', 'pv-focus')
-      .attr('data-lo', (f) => f.lo)
-      .attr('data-hi', (f) => f.hi)
-      .attr('x', LABEL_W)
-      .attr('y', detTop - 20)
-      .text((f) => `following the story: ${f.why}`);
+    // What the window frames, as a line above the cells (text wraps in a narrow compare pane).
+    this.focus.hidden = !frame;
+    this.focus.textContent = frame ? `following the story: ${frame.why}` : '';
+    this.focus.dataset['lo'] = frame ? String(frame.lo) : '';
+    this.focus.dataset['hi'] = frame ? String(frame.hi) : '';
 
     // Transaction markers by offset, from the replicas that appended them as leaders (a follower's append
     // event covers a whole fetch, markers among its batches): the same offset in the same epoch is the marker.
@@ -389,6 +411,13 @@ export class PartitionView {
     for (const row of rows) {
       for (const b of row.batches) if (b.control && b.last >= start && b.base < end) markerAt.set(b.base, { control: b.control, epoch: b.epoch });
     }
+    const other = this.other?.model;
+    const diffOf = (value: string | null | undefined): Cell['diff'] => {
+      if (!other || typeof value !== 'string') return null;
+      const here = model.isLost(value);
+      const there = other.isLost(value);
+      return here && !there ? 'lost-here' : !here && there ? 'kept-here' : null;
+    };
     const all: Cell[] = [];
     rows.forEach((row, ri) => {
       const r = row.r;
@@ -412,6 +441,7 @@ export class PartitionView {
           appendT: b.t,
           powerLost: row.powerOff && o >= row.durable,
           ...(markerAt.get(o)?.epoch === b.epoch && { control: markerAt.get(o)!.control }),
+          diff: diffOf(value),
         });
       }
       // Removed records (newest removal wins an offset).
@@ -422,7 +452,7 @@ export class PartitionView {
             if (seen.has(o)) continue;
             seen.add(o);
             const value = model.valueAt(this.key, b.epoch, o);
-            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1, powerLost: false });
+            all.push({ key: `g${ri}:${o}`, row: ri, offset: o, epoch: b.epoch, value, durable: false, acked: false, lost: model.isLost(value), selected: selected !== null && value === selected, ghost: rm, appendT: -1, powerLost: false, diff: diffOf(value) });
           }
         }
       }
@@ -525,6 +555,57 @@ export class PartitionView {
       .attr('cx', (d) => x(d.offset) + cw / 2)
       .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
       .attr('r', (d) => (d.acked ? 4 : 2))
+      .attr('pointer-events', 'none');
+    // Record batches as outlines (a producer batch stays one batch on every replica): what linger.ms and batch.size make.
+    const batchBoxes: { key: string; ri: number; x0: number; x1: number; n: number }[] = [];
+    if (cw >= 4) {
+      rows.forEach((row, ri) => {
+        // From the first batch that reaches the window (batches are in offset order).
+        const bs = row.batches;
+        let k0 = 0;
+        for (let lo = 0, hi = bs.length - 1; lo <= hi; ) {
+          const mid = (lo + hi) >> 1;
+          if (bs[mid]!.last < start) lo = k0 = mid + 1;
+          else hi = mid - 1;
+        }
+        for (let k = k0; k < bs.length && bs[k]!.base < end; k++) {
+          const b = bs[k]!;
+          if (b.last < row.r.logStart) continue;
+          const lo = Math.max(b.base, start, row.r.logStart);
+          const hi = Math.min(b.last, end - 1, row.r.leo - 1);
+          if (hi < lo) continue;
+          batchBoxes.push({ key: `${ri}:${b.base}`, ri, x0: x(lo), x1: x(hi + 1), n: b.last - b.base + 1 });
+        }
+      });
+    }
+    det
+      .selectAll<SVGRectElement, (typeof batchBoxes)[number]>('rect.batch')
+      .data(batchBoxes, (d) => d.key)
+      .join('rect')
+      .attr('class', 'batch')
+      .attr('data-testid', 'batch')
+      .attr('data-records', (d) => d.n)
+      .attr('x', (d) => d.x0 + 0.5)
+      .attr('y', (d) => detTop + d.ri * ROW_H - 1.5)
+      .attr('width', (d) => Math.max(1, d.x1 - d.x0 - 1))
+      .attr('height', CELL_H + 3)
+      .attr('rx', 3)
+      .attr('pointer-events', 'none');
+    const leaderBatches = rows.find((r) => r.r.broker === p.leader)?.batches ?? [];
+    const recent = leaderBatches.slice(-200);
+    const perBatch = recent.length > 0 ? recent.reduce((n, b) => n + (b.last - b.base + 1), 0) / recent.length : 0;
+    this.batchStat.textContent = recent.length > 0 ? ` · ${perBatch.toFixed(1)} records per batch (last ${recent.length} on the leader)` : '';
+    // Compare: a bar over each cell whose record fared otherwise in the other run.
+    det
+      .selectAll<SVGRectElement, Cell>('rect.diffmark')
+      .data(all.filter((d) => d.diff !== null), (d) => d.key)
+      .join('rect')
+      .attr('class', (d) => `diffmark ${d.diff}`)
+      .attr('data-testid', (d) => (d.diff === 'lost-here' ? 'diff-lost' : 'diff-kept'))
+      .attr('x', (d) => x(d.offset))
+      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + GHOST_H : -4))
+      .attr('width', Math.max(0.6, cw))
+      .attr('height', 3)
       .attr('pointer-events', 'none');
     // The selected record's outline, above everything.
     det
@@ -677,6 +758,8 @@ export class PartitionView {
     }
     if (info && info.readT >= 0) lines.push(`first read by ${info.reader} at ${rel(info.readT, t0)}`);
     if (d.lost) lines.push('LOST: acknowledged, but not in the final log');
+    if (d.diff === 'lost-here') lines.push('the other run kept this record');
+    if (d.diff === 'kept-here') lines.push('the other run lost this record');
     if (typeof d.value === 'string') lines.push('click to follow this record in every view');
     return lines;
   }

@@ -9,6 +9,8 @@ import type { Tooltip } from './tooltip';
 export interface TimelineHandlers {
   /** Move the cursor to an event. */
   onSeek(i: number): void;
+  /** The user zoomed or panned to this time range (absolute us): a second timeline follows it. */
+  onRange?(t0: number, t1: number): void;
 }
 
 const GUTTER = 122;
@@ -151,6 +153,10 @@ export class TimelineView {
         this.scheduleDraw();
         const src = ev.sourceEvent as Event | null;
         if (src && src.type !== 'brush') this.moveBrush();
+        if (src) {
+          const [a, b] = this.zx.domain() as [number, number];
+          this.handlers.onRange?.(a, b);
+        }
       });
     this.brush = d3
       .brushX<number>()
