@@ -12,13 +12,17 @@ import { result } from './report';
 interface KeyState {
   /**
    * Offsets handed out and not finished, in the order first handed out, with the poll that handed each out
-   * (`polls[i]` for `open[i]`): a key rarely has more than a few out at once, so two short arrays.
+   * (`polls[i]` for `open[i]`): a key rarely has more than a few out at once, so two short arrays, and the
+   * shared NONE while it has none (most keys, most of the time: no backing store held per key).
    */
-  readonly open: number[];
-  readonly polls: number[];
+  open: number[];
+  polls: number[];
   /** The highest offset of the key finished so far. */
   maxFinished: number;
 }
+
+/** A key's open offsets and polls while it has none out; never written to. */
+const NONE: number[] = [];
 
 /** One group's view of one partition. */
 interface Part {
@@ -70,7 +74,7 @@ function delivered(t: Tracker, group: string, topic: string, partition: number, 
     if (key === null || key === undefined) continue;
     const o = offsets[i]!;
     let k = p.keys.get(key);
-    if (k === undefined) p.keys.set(key, (k = { open: [], polls: [], maxFinished: -1 }));
+    if (k === undefined) p.keys.set(key, (k = { open: NONE, polls: NONE, maxFinished: -1 }));
     p.out.set(o, k);
     let why: string | null = k.maxFinished > o ? `after offset ${k.maxFinished} of the same key was finished` : null;
     let at = -1;
@@ -84,7 +88,10 @@ function delivered(t: Tracker, group: string, topic: string, partition: number, 
       if (t.examples.length < 5) t.examples.push(`${group} ${topic}-${partition}: key ${key} offset ${o} was handed out ${why}`);
     }
     if (at >= 0) k.polls[at] = poll;
-    else {
+    else if (k.open === NONE) {
+      k.open = [o];
+      k.polls = [poll];
+    } else {
       k.open.push(o);
       k.polls.push(poll);
     }
@@ -98,8 +105,11 @@ function finished(p: Part | undefined, offsets: readonly number[]): void {
     const k = p.out.get(o);
     const at = k === undefined ? -1 : k.open.indexOf(o);
     if (at < 0) continue;
-    k!.open.splice(at, 1);
-    k!.polls.splice(at, 1);
+    if (k!.open.length === 1) k!.open = k!.polls = NONE;
+    else {
+      k!.open.splice(at, 1);
+      k!.polls.splice(at, 1);
+    }
     p.out.delete(o);
     if (o > k!.maxFinished) k!.maxFinished = o;
   }
