@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { ReportOut } from '../../../sim/check/check';
+import type { History } from '../../../sim/check/history/history';
+import { orderBreaks } from '../../../sim/check/orderBreaks';
+
+// share.order-breaks and group.order-breaks from hand-written events, each answer worked out in the comments.
+
+type Handler = (e: Record<string, unknown>) => void;
+
+function fold(events: readonly Record<string, unknown>[]): ReportOut {
+  const check = orderBreaks.make({} as History, { figures: [] });
+  const handlers = check.handlers as unknown as Record<string, Handler>;
+  for (const e of events) handlers[e.kind as string]?.(e);
+  const out: ReportOut = {};
+  check.report(out);
+  return out;
+}
+
+const sharePoll = (seq: number, offsets: number[], keys: (string | null)[]) => ({
+  kind: 'share.poll',
+  seq,
+  group: 's',
+  records: [{ topic: 't', partition: 0, offsets, keys }],
+});
+const shareAck = (offsets: number[], type = 'ACCEPT') => ({ kind: 'share.ack', group: 's', topic: 't', partition: 0, offsets, type });
+const groupPoll = (seq: number, partition: number, offsets: number[], keys: (string | null)[]) => ({
+  kind: 'consumer.poll',
+  seq,
+  group: 'g',
+  records: [{ topic: 't', partition, offsets, keys }],
+});
+const processed = (partition: number, offsets: number[]) => ({ kind: 'consumer.processed', topic: 't', partition, offsets });
+
+describe('order breaks', () => {
+  it('a share group: a record handed out beside an earlier one of its key, and a released one coming back late', () => {
+    const out = fold([
+      sharePoll(1, [0], ['a']),
+      // Offset 1 (key a) goes to another poll while offset 0 is still out: one break. Offset 2 (key b) is alone.
+      sharePoll(2, [1, 2], ['a', 'b']),
+      shareAck([1]),
+      shareAck([0], 'RENEW'), // RENEW keeps offset 0 out
+      shareAck([0], 'RELEASE'),
+      // Offset 0 comes back after offset 1 of its key was finished: a second break.
+      sharePoll(3, [0], ['a']),
+    ]);
+    expect(out['share.order-breaks']!.count).toBe(2);
+    expect(out['share.order-breaks']!.examples).toEqual([
+      's t-0: key a offset 1 was handed out while offset 0 of the same key was still out',
+      's t-0: key a offset 0 was handed out after offset 1 of the same key was finished',
+    ]);
+    expect(out['group.order-breaks']!.count).toBe(0);
+  });
+
+  it('a consumer group: in order on one member is no break; a re-read after processing, and a partition of its own', () => {
+    const out = fold([
+      // One poll's records of one key run in order on the member that polled them.
+      groupPoll(1, 0, [0, 1, 2], ['a', 'a', null]),
+      processed(0, [0, 1, 2]),
+      processed(0, [0, 1]), // finished twice: nothing more
+      groupPoll(2, 0, [3], ['a']),
+      // Partition 1's offset 0 is another record: its key's state is its own.
+      groupPoll(3, 1, [0], ['a']),
+      processed(1, [0]),
+      // Offset 3 still out with poll 2; offset 4 of key a handed to poll 4: they run side by side.
+      groupPoll(4, 0, [4], ['a']),
+      processed(0, [3, 4]),
+      // Offset 1 handed out again (a rewind) after offset 4 of its key was finished.
+      groupPoll(5, 0, [1], ['a']),
+    ]);
+    expect(out['group.order-breaks']!.count).toBe(2);
+    expect(out['group.order-breaks']!.examples).toEqual([
+      'g t-0: key a offset 4 was handed out while offset 3 of the same key was still out',
+      'g t-0: key a offset 1 was handed out after offset 4 of the same key was finished',
+    ]);
+    expect(out['share.order-breaks']!.count).toBe(0);
+  });
+});
