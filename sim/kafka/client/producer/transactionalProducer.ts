@@ -262,24 +262,7 @@ export class TransactionalProducer {
       return void this.host.setTimer(this.retryBackoffUs, () => this.pump());
     }
     const partitions = first.partition !== undefined ? [{ topic: first.topic, partition: first.partition }] : Array.from({ length: n }, (_, p) => ({ topic: first.topic, partition: p }));
-    const send = (): void => {
-      const pe = this.host.txn.producerIdAndEpoch;
-      this.request<AddPartitionsToTxnResponse>(
-        'AddPartitionsToTxn',
-        { type: 'AddPartitionsToTxn', transactionalId: this.transactionalId, producerId: pe.producerId, producerEpoch: pe.epoch, partitions, verifyOnly: false, transactionVersion: this.transactionVersion },
-        (r) => {
-          const bad = r.results.find((x) => x.error !== 'NONE');
-          if (bad) {
-            if (RETRIABLE.has(bad.error)) return this.retry(bad.error, send);
-            return this.fatal(bad.error, 'AddPartitionsToTxn');
-          }
-          this.state = 'IN_TRANSACTION';
-          this.pump();
-        },
-        send,
-      );
-    };
-    this.withCoordinator(send);
+    this.addPartitions(partitions, () => this.pump());
   }
 
   /** commitTransaction() / abortTransaction(): flush, then EndTxn. */
@@ -349,6 +332,11 @@ export class TransactionalProducer {
     this.state = 'ADDING_PARTITIONS';
     this.values = [];
     this.failed = false;
+    this.addPartitions(partitions, then);
+  }
+
+  /** AddPartitionsToTxn of `partitions` at the coordinator (retried while retriable); `then` runs in the transaction. */
+  private addPartitions(partitions: readonly TopicPartition[], then: () => void): void {
     const send = (): void => {
       const pe = this.host.txn.producerIdAndEpoch;
       this.request<AddPartitionsToTxnResponse>(
