@@ -1,3 +1,4 @@
+import type { TraceNumbers } from '../core/numberedText';
 import { dispatcher, type Handlers, type TraceEvent, type TraceSink } from '../core/trace';
 import type { Check, ReportOut } from './check';
 import { History } from './history/history';
@@ -30,9 +31,19 @@ export class Checkers implements TraceSink {
   private readonly dispatch = dispatcher(...this.h.handlers, ...this.checks.flatMap((c): readonly Handlers[] => (c.handlers === undefined ? [] : Array.isArray(c.handlers) ? c.handlers : [c.handlers as Handlers])));
   private reported: CheckReport | undefined;
 
-  event(e: TraceEvent): void {
+  /**
+   * @param options.fromFinalHistory judge every check from the final history (a pass over every send at the end),
+   * as the checks do anyway for a trace whose sends change after their answers: to compare with the figures the
+   * checks fold as the run goes, which must be the same.
+   */
+  constructor(options: { readonly fromFinalHistory?: boolean } = {}) {
+    if (options.fromFinalHistory === true) this.h.sends.irregular = true;
+  }
+
+  event(e: TraceEvent, _line?: string, numbers?: TraceNumbers): void {
     if (this.reported) return;
     this.h.lastEventUs = e.t;
+    this.h.numbers.value = numbers;
     this.dispatch(e);
   }
 

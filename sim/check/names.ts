@@ -30,6 +30,8 @@ export const CHECKS = {
   'commit-backwards': 'committed offsets that moved backwards',
   'leader-epoch-conflict': 'partitions and leader epochs claimed by two different brokers (the epoch fences leadership)',
   'high-watermark-regression': "times a leader's high watermark went down within its leader epoch",
+  'share.acked-by-non-holder': 'records whose acknowledgement a share-partition applied although, by the acquisition history, the member did not hold them, or that were acknowledged twice (must be 0)',
+  'share.unfinished': 'at-least-once of share groups: acknowledged records, from where the share-partition started, that the group neither acknowledged nor archived by the end',
   // Outcomes and service figures
   acked: 'records acknowledged to producers',
   'send-failed': 'records whose send failed for good',
@@ -48,6 +50,15 @@ export const CHECKS = {
   elections: 'partition leader elections',
   'controller-elections': 'changes of the active controller',
   'dead-lettered': 'records a consumer moved to a dead-letter topic',
+  // Share groups (KIP-932)
+  'share.deliveries.max': 'the most times one record was delivered to a share group (the examples give the histogram of delivery counts)',
+  'share.redelivered': 'records delivered to a share group more than once (released, lock expired, or a new leader)',
+  'share.archived': 'records a share group gave up on: the delivery-count limit, REJECT, or below the log start',
+  'share.lock-expired': 'acquired records whose acquisition lock expired before the member acknowledged them',
+  'share.acks-refused': 'acknowledgements a share-partition refused with INVALID_RECORD_STATE: the member no longer held the record (its lock expired, a new leader)',
+  'share.members-idle': 'share consumers that were assigned partitions but never received a record',
+  'share.order-breaks': 'records a share group handed out while an earlier record of the same key and partition was not yet acknowledged or archived',
+  'group.order-breaks': 'records a consumer group handed out while an earlier record of the same key and partition was not yet processed',
 } as const;
 
 export type CheckName = keyof typeof CHECKS;

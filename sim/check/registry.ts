@@ -35,6 +35,9 @@ import { pollSkip } from './pollSkip';
 import { readThenTruncated } from './readThenTruncated';
 import { sendOutcomes } from './sendOutcomes';
 import { transactions } from './transactions';
+import { shareDeliveries } from './shareDeliveries';
+import { shareSafety } from './shareSafety';
+import { orderBreaks } from './orderBreaks';
 import { unavailability } from './unavailability';
 import { unseen } from './unseen';
 
@@ -58,10 +61,13 @@ export const CHECK_DEFINITIONS: readonly CheckDefinition[] = [
   ackedUnflushed,
   groupOverlap,
   commitBackwards,
+  shareSafety,
   // Figures
   sendOutcomes,
   counts,
   groupFigures,
+  shareDeliveries,
+  orderBreaks,
   unavailability,
   latency,
   errors,

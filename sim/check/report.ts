@@ -30,7 +30,7 @@ export const ms2 = (us: number): number => Math.round(us / 10) / 100;
  * The p-th percentile (nearest rank) of `values`, 0 when empty. Selects in place (Hoare's quickselect), so a
  * figure over a run's records costs one pass over a typed array, not a sort.
  */
-export function percentile(values: Float64Array, p: number): number {
+export function percentile(values: Float64Array | Int32Array, p: number): number {
   const n = values.length;
   if (n === 0) return 0;
   const k = Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));

@@ -2,83 +2,207 @@
  * unavailability.longest-ms and unavailability.total-ms: per producer and partition, the stretches in which
  * records were outstanding and no acknowledgement arrived (healthy partitions answer within milliseconds). The
  * longest such stretch, and all stretches over a second added up, until the quiet period (or the end).
+ *
+ * Swept as the run goes: each answered send adds its invocation and its answer to its stream, and a stream
+ * sweeps, in time order, the points no later send can come before (those before the oldest send still open),
+ * keeping only the rest. The report adds the sends still open and sweeps what remains. A trace whose sends
+ * change after their answer, or a longest stretch that two streams share (the first stream in send order
+ * names it), is judged from the final history.
  */
 import { FIGURE, type CheckDefinition } from './check';
+import { NumberList } from './history/columns';
+import type { History } from './history/history';
+import { Status } from './history/sends';
 import { result } from './report';
+
+/** A stream sweeps once this many points wait in it. */
+const SWEEP_AT = 4096;
+
+/** The sends of one (producer, partition), swept in time order: invocations open a stretch, answers close it. */
+class Stream {
+  /** Points not swept yet: invocation and answer times (answers come in time order; invocations nearly). */
+  private readonly invoked = new NumberList();
+  private readonly answered = new NumberList();
+  private invokedInOrder = true;
+  private pending = 0;
+  private since = 0;
+  /** The first of its longest stretches (length 0: none yet), and its stretches over a second added up. */
+  longest = 0;
+  longestStart = 0;
+  longestEnd = 0;
+  total = 0;
+
+  constructor(readonly key: number) {}
+
+  get waiting(): number {
+    return this.invoked.length + this.answered.length;
+  }
+
+  invoke(t: number): void {
+    if (this.invoked.length > 0 && t < this.invoked.last()) this.invokedInOrder = false;
+    this.invoked.push(t);
+  }
+
+  answer(t: number): void {
+    this.answered.push(t);
+  }
+
+  /** Puts the answers in time order (needed when they were not added in it). */
+  sortAnswers(): void {
+    this.answered.view().sort();
+  }
+
+  /**
+   * Sweeps the points before `horizon` (at one instant, answers first), closing stretches at `end` at the
+   * latest, and drops them.
+   */
+  sweep(horizon: number, end: number): void {
+    const invoked = this.invoked.view();
+    if (!this.invokedInOrder) {
+      invoked.sort();
+      this.invokedInOrder = true;
+    }
+    const answered = this.answered.view();
+    let i = 0;
+    let j = 0;
+    for (;;) {
+      const a = j < answered.length ? answered[j]! : Infinity;
+      const b = i < invoked.length ? invoked[i]! : Infinity;
+      if (a <= b) {
+        if (a >= horizon) break;
+        j++;
+        if (this.pending > 0) this.close(a, end);
+        this.pending = Math.max(0, this.pending - 1);
+        this.since = a;
+      } else {
+        if (b >= horizon) break;
+        i++;
+        if (this.pending === 0) this.since = b;
+        this.pending++;
+      }
+    }
+    this.invoked.dropFirst(i);
+    this.answered.dropFirst(j);
+  }
+
+  /** The end of the run: what is still outstanding waits until `end`. */
+  finish(end: number): void {
+    this.sweep(Infinity, end);
+    if (this.pending > 0) this.close(end, end);
+  }
+
+  private close(t: number, end: number): void {
+    const until = Math.min(t, end);
+    const gap = until - this.since;
+    if (gap <= 0) return;
+    if (gap > this.longest) {
+      this.longest = gap;
+      this.longestStart = this.since;
+      this.longestEnd = until;
+    }
+    if (gap > 1_000_000) this.total += gap;
+  }
+}
+
+/** Streams by (producer, partition), in the order they are first asked for; none for a send with no partition. */
+class Streams {
+  readonly list: Stream[] = [];
+  private readonly byKey = new Map<number, Stream>();
+  private lastKey = -1;
+  private last: Stream | undefined;
+
+  constructor(private readonly h: History) {}
+
+  of(producer: number, tp: number): Stream | undefined {
+    if (this.h.tps.partition(tp) < 0) return undefined;
+    const key = producer * 0x100000 + tp;
+    if (key === this.lastKey) return this.last;
+    let stream = this.byKey.get(key);
+    if (stream === undefined) {
+      stream = new Stream(key);
+      this.byKey.set(key, stream);
+      this.list.push(stream);
+    }
+    this.lastKey = key;
+    return (this.last = stream);
+  }
+}
 
 export const unavailability: CheckDefinition = {
   id: 'unavailability',
   source: FIGURE,
-  make: (h) => ({
-    report: (out) => {
-      const s = h.sends;
-      const end = h.quietUs >= 0 ? h.quietUs : h.endUs;
-      // Streams by (producer, partition), in the order they first appear; each send adds its invocation as 2t+1
-      // and its completion as 2t, so sorted as numbers a completion comes before an invocation at one instant.
-      const streamOf = new Map<number, number>();
-      const lengths: number[] = [];
-      const names: number[] = [];
-      const streamIds: number[] = [];
-      s.forEach((v) => {
-        const tp = s.tp(v);
-        if (h.tps.partition(tp) < 0) return;
-        const key = s.producer(v) * 0x100000 + tp;
-        let i = streamOf.get(key);
-        if (i === undefined) {
-          i = lengths.length;
-          streamOf.set(key, i);
-          lengths.push(0);
-          names.push(key);
+  make: (h) => {
+    const s = h.sends;
+    const streams = new Streams(h);
+    s.onComplete((a) => {
+      const stream = streams.of(a.producer, a.tp);
+      if (stream === undefined) return;
+      stream.invoke(a.invokeUs);
+      stream.answer(a.doneUs);
+      // No send to come can be invoked before the oldest one open, nor answered before now.
+      if (stream.waiting >= SWEEP_AT) stream.sweep(s.oldestOpenUs(a.doneUs), h.quietUs >= 0 ? h.quietUs : Infinity);
+    });
+    return {
+      report: (out) => {
+        const end = h.quietUs >= 0 ? h.quietUs : h.endUs;
+        let found: Found | undefined;
+        if (!s.irregular) {
+          s.forEachOpen((v) => streams.of(s.producer(v), s.tp(v))?.invoke(s.invokeUs(v)));
+          for (const x of streams.list) x.finish(end);
+          found = longestOf(streams.list);
         }
-        lengths[i]! += s.status(v) !== 1 ? 2 : 1;
-        streamIds.push(i);
-      });
-      const streams = lengths.map((n) => new Float64Array(n));
-      const fill = new Array<number>(lengths.length).fill(0);
-      let k = 0;
-      s.forEach((v) => {
-        if (h.tps.partition(s.tp(v)) < 0) return;
-        const i = streamIds[k++]!;
-        const list = streams[i]!;
-        list[fill[i]!++] = s.invokeUs(v) * 2 + 1;
-        if (s.status(v) !== 1) list[fill[i]!++] = s.doneUs(v) * 2;
-      });
-      let longest: { stream: number; start: number; end: number } | undefined;
-      let total = 0;
-      streams.forEach((list, stream) => {
-        list.sort();
-        let pending = 0;
-        let since = 0;
-        const close = (t: number) => {
-          const gap = Math.min(t, end) - since;
-          if (gap <= 0) return;
-          if (!longest || gap > longest.end - longest.start) longest = { stream, start: since, end: Math.min(t, end) };
-          if (gap > 1_000_000) total += gap;
+        found ??= fromHistory(h, end);
+        const lw = found.longest;
+        const label = (key: number) => {
+          const tp = key % 0x100000;
+          return `${h.nodes.name((key - tp) / 0x100000)} ${h.where(tp)}`;
         };
-        for (const x of list) {
-          const t = Math.floor(x / 2);
-          if (x % 2 === 1) {
-            if (pending === 0) since = t;
-            pending++;
-          } else {
-            if (pending > 0) close(t);
-            pending = Math.max(0, pending - 1);
-            since = t;
-          }
-        }
-        if (pending > 0) close(end);
-      });
-      const lw = longest as { stream: number; start: number; end: number } | undefined;
-      const label = (stream: number) => {
-        const key = names[stream]!;
-        const tp = key % 0x100000;
-        return `${h.nodes.name((key - tp) / 0x100000)} ${h.where(tp)}`;
-      };
-      out['unavailability.longest-ms'] = result(
-        lw ? Math.round((lw.end - lw.start) / 1000) : 0,
-        lw ? [`${label(lw.stream)}: no acknowledgement from ${h.at(lw.start)} to ${h.at(lw.end)} while records waited`] : [],
-      );
-      out['unavailability.total-ms'] = result(Math.round(total / 1000));
-    },
-  }),
+        out['unavailability.longest-ms'] = result(
+          lw ? Math.round(lw.longest / 1000) : 0,
+          lw ? [`${label(lw.key)}: no acknowledgement from ${h.at(lw.longestStart)} to ${h.at(lw.longestEnd)} while records waited`] : [],
+        );
+        out['unavailability.total-ms'] = result(Math.round(found.total / 1000));
+      },
+    };
+  },
 };
+
+interface Found {
+  /** The stream with the longest stretch, if any. */
+  readonly longest: Stream | undefined;
+  readonly total: number;
+}
+
+/** The stream with the longest stretch (the first in `streams`' order among equals), and the total; undefined when two share it, unless `tiesAllowed`. */
+function longestOf(streams: readonly Stream[], tiesAllowed = false): Found | undefined {
+  let longest: Stream | undefined;
+  let total = 0;
+  let tied = false;
+  for (const x of streams) {
+    total += x.total;
+    if (x.longest <= 0) continue;
+    if (longest !== undefined && x.longest === longest.longest) tied = true;
+    if (longest === undefined || x.longest > longest.longest) {
+      longest = x;
+      tied = false;
+    }
+  }
+  return tied && !tiesAllowed ? undefined : { longest, total };
+}
+
+/** The streams from the final history, in the order their first send was made: one pass over every send. */
+function fromHistory(h: History, end: number): Found {
+  const s = h.sends;
+  const streams = new Streams(h);
+  s.forEach((v) => {
+    const stream = streams.of(s.producer(v), s.tp(v));
+    if (stream === undefined) return;
+    stream.invoke(s.invokeUs(v));
+    if (s.status(v) !== Status.Unknown) stream.answer(s.doneUs(v));
+  });
+  for (const x of streams.list) {
+    x.sortAnswers();
+    x.finish(end);
+  }
+  return longestOf(streams.list, true)!;
+}

@@ -1,9 +1,10 @@
 /**
  * Texts that are a prefix and a number (`producer-1:42`: a workload's counted values) are made from numbers, and
- * a reader that keys by number parses each one back. An emitter may hand its numbers along: a list of texts
- * carries them as a hidden property (`numberedList`), a single text beside its event (`Trace.emit`'s `numbered`).
- * They are not part of the trace: JSON, the hash and a structured clone leave them out, and a loaded trace has
- * none, so a reader uses them only as a shortcut to what parsing the text gives (and parses when they are absent).
+ * a reader that keys by number parses each one back. An emitter may hand its numbers along beside the event
+ * (`Trace.emit`'s last argument, passed to every sink with the event): the number of its one numbered text, the
+ * numbers of its list of texts, or of each of its lists. They are not part of the event: the trace's lines,
+ * its hash and a kept or loaded event have none, so a reader uses them only as a shortcut to what parsing the
+ * text gives, and parses when they are absent.
  */
 
 /** The numbers of a list of texts: text i is `prefixes[prefixOf?.[i] ?? 0] + n[i]` wherever n[i] >= 0; n[i] < 0: read the text. */
@@ -20,30 +21,22 @@ export interface NumberedText {
   readonly n: number;
 }
 
-const NUMBERS = Symbol('numbers');
+/** What an emitter hands along with an event: for its one text, its one list, or each of its lists (by index). */
+export type TraceNumbers = NumberedText | NumberedTexts | readonly (NumberedTexts | undefined)[];
 
-const NUMBER = Symbol('number');
-
-/** Attaches the number of its one numbered text to an event (hidden, as a list's numbers are). */
-export function numberedEvent<E extends object>(e: E, number: NumberedText): E {
-  Object.defineProperty(e, NUMBER, { value: number });
-  return e;
+/** The number of an event's one text, if its emitter handed it. */
+export function numberOfText(x: TraceNumbers | undefined): NumberedText | undefined {
+  return x !== undefined && 'prefix' in x ? x : undefined;
 }
 
-/** The number an emitter attached to an event, if any. */
-export function numberOf(e: object): NumberedText | undefined {
-  return (e as { [NUMBER]?: NumberedText })[NUMBER];
+/** The numbers of an event's one list, if its emitter handed them. */
+export function numbersOfList(x: TraceNumbers | undefined): NumberedTexts | undefined {
+  return x !== undefined && 'prefixes' in x ? x : undefined;
 }
 
-/** Attaches `numbers` to `list` (a property that is not enumerable: no copy, comparison or JSON sees it). */
-export function numberedList<L extends readonly unknown[]>(list: L, numbers: NumberedTexts): L {
-  Object.defineProperty(list, NUMBERS, { value: numbers });
-  return list;
-}
-
-/** The numbers an emitter attached to `list`, if any. */
-export function numbersOf(list: readonly unknown[]): NumberedTexts | undefined {
-  return (list as { [NUMBERS]?: NumberedTexts })[NUMBERS];
+/** The numbers of an event's list i (of several), if its emitter handed them. */
+export function numbersOfLists(x: TraceNumbers | undefined, i: number): NumberedTexts | undefined {
+  return Array.isArray(x) ? (x as readonly (NumberedTexts | undefined)[])[i] : undefined;
 }
 
 /** The number of text `i` of a list with `numbers`, -1 when it has none (read the text). */
@@ -56,7 +49,7 @@ export function prefixAt(numbers: NumberedTexts, i: number): string {
   return numbers.prefixes[numbers.prefixOf === null ? 0 : numbers.prefixOf[i]!]!;
 }
 
-/** Collects the numbers of a list of texts as it is built, one `add` per text, then attaches them. */
+/** Collects the numbers of a list of texts as it is built, one `add` per text. */
 export class NumberedListBuilder {
   private readonly prefixes: string[] = [];
   private prefixOf: number[] | null = null;
@@ -80,9 +73,9 @@ export class NumberedListBuilder {
     this.prefixOf?.push(k > 0xff ? 0 : k);
   }
 
-  /** Attaches the numbers to `list` (the texts added, in order), unless none of them has one. */
-  attach<L extends readonly unknown[]>(list: L): L {
-    if (this.prefixes.length === 0) return list;
-    return numberedList(list, { prefixes: this.prefixes, prefixOf: this.prefixOf === null ? null : Uint8Array.from(this.prefixOf), n: Int32Array.from(this.n) });
+  /** The numbers of the texts added, in order; undefined when none has one. */
+  finish(): NumberedTexts | undefined {
+    if (this.prefixes.length === 0) return undefined;
+    return { prefixes: this.prefixes, prefixOf: this.prefixOf === null ? null : Uint8Array.from(this.prefixOf), n: Int32Array.from(this.n) };
   }
 }

@@ -1,5 +1,5 @@
 import { Fnv1a64 } from './hash';
-import { numberedEvent, type NumberedText } from './numberedText';
+import type { TraceNumbers } from './numberedText';
 import type { Micros } from './time';
 import { checkFields, type KindSchemas, type KindsOf } from './traceSchema';
 import { didYouMean } from './validate';
@@ -110,7 +110,8 @@ export interface TraceSink<E extends TraceEventBase = TraceEvent> {
   /** True when the sink needs each event as its canonical JSON line (computed once and shared). */
   readonly wantsLines?: boolean;
   header?(header: TraceHeader, line: string): void;
-  event(e: E, line: string): void;
+  /** `numbers`: what the emitter handed along about the event's numbered texts (numberedText.ts), not part of it. */
+  event(e: E, line: string, numbers?: TraceNumbers): void;
   close?(): void;
 }
 
@@ -150,8 +151,8 @@ export class FilterSink<E extends TraceEventBase = TraceEvent> implements TraceS
   header(h: TraceHeader, line: string): void {
     this.inner.header?.(h, line);
   }
-  event(e: E, line: string): void {
-    if (this.keep(e)) this.inner.event(e, line);
+  event(e: E, line: string, numbers?: TraceNumbers): void {
+    if (this.keep(e)) this.inner.event(e, line, numbers);
   }
   close(): void {
     this.inner.close?.();
@@ -215,14 +216,13 @@ export class Trace<Kinds = TraceKinds> {
     return this.nextSeq;
   }
 
-  /** `numbered`: the number of the event's one numbered text, for readers in this process (numberedText.ts). */
-  emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K], numbered?: NumberedText): void {
+  /** `numbers`: the numbers of the event's numbered texts, handed to the sinks beside it (numberedText.ts). */
+  emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K], numbers?: TraceNumbers): void {
     const e = { t: this.clock.now, seq: this.nextSeq++, kind, node } as Record<string, unknown>;
     Object.assign(e, fields);
-    if (numbered !== undefined) numberedEvent(e, numbered);
     const line = this.wantLines ? JSON.stringify(e) : '';
     const sinks = this.sinks;
-    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as unknown as EventIn<Kinds>, line);
+    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as unknown as EventIn<Kinds>, line, numbers);
   }
 
   /** The streaming hash of everything so far (header included), or '' when hashing is off. */

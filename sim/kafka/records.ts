@@ -9,7 +9,7 @@
  * and the page cache hold it, consumers read it. No per-record objects exist on these paths; `recordList()`
  * builds some for inspection and tests.
  */
-import { numberedList } from '../core/numberedText';
+import type { NumberedTexts } from '../core/numberedText';
 import {
   NULL_ID,
   PayloadTable,
@@ -238,16 +238,22 @@ export class RecordBatch {
     return this.extras?.headers?.[i] ?? NO_HEADERS;
   }
 
-  /** Every record's value as text (the trace's lists of values), with their numbers when they are counted. */
+  /** Every record's value as text (the trace's lists of values). */
   values(): (string | null)[] {
     const n = this.recordCount;
     const out = new Array<string | null>(n);
     for (let i = 0; i < n; i++) out[i] = this.valueAt(i);
+    return out;
+  }
+
+  /** The numbers of `values()` when the values are counted (handed to the trace's readers beside it), else undefined. */
+  valueNumbers(): NumberedTexts | undefined {
     const prefix = this.payloads.countedPrefix;
-    if (prefix === null) return out;
+    if (prefix === null) return undefined;
+    const n = this.recordCount;
     const numbers = new Int32Array(n);
     for (let i = 0; i < n; i++) numbers[i] = this.valueIdAt(i);
-    return numberedList(out, { prefixes: [prefix], prefixOf: null, n: numbers });
+    return { prefixes: [prefix], prefixOf: null, n: numbers };
   }
 
   /** The records as objects: for inspection and tests, never on a hot path. */

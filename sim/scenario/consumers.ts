@@ -9,7 +9,8 @@ import type { Scenario } from './validate';
 
 /** Whether any consumer of the scenario uses a group (then brokers coordinate groups). */
 function hasGroups(s: Scenario): boolean {
-  return s.consumers.some((c) => c.group !== null);
+  // Share groups live in __consumer_offsets too, and the group coordinator answers their FindCoordinator.
+  return s.consumers.some((c) => c.group !== null) || s.shareConsumers.length > 0;
 }
 
 /** Consumers, and the group coordinator their brokers embed. */

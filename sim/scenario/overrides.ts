@@ -1,5 +1,5 @@
 import { ValidationError, didYouMean } from '../core/validate';
-import { BROKER_CONFIGS, CONSUMER_CONFIGS, GROUP_CONFIGS, PRODUCER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
+import { BROKER_CONFIGS, CONSUMER_CONFIGS, GROUP_CONFIGS, PRODUCER_CONFIGS, SHARE_CONSUMER_CONFIGS, TOPIC_CONFIGS } from '../kafka/config/configs';
 import { configDef, readConfig, type ConfigDefs } from '../kafka/config/def';
 import type { ScenarioSpec } from './spec';
 
@@ -10,10 +10,11 @@ const SCOPES: ReadonlyMap<string, ConfigDefs> = new Map<string, ConfigDefs>([
   ['topic', TOPIC_CONFIGS],
   ['broker', BROKER_CONFIGS],
   ['group', GROUP_CONFIGS],
+  ['share-consumer', SHARE_CONSUMER_CONFIGS],
 ]);
 
 /** The scenario's list each client scope applies to. */
-const SCOPE_LISTS = { producer: 'producers', consumer: 'consumers', topic: 'topics' } as const;
+const SCOPE_LISTS = { producer: 'producers', consumer: 'consumers', topic: 'topics', 'share-consumer': 'shareConsumers' } as const;
 
 export interface OverrideOptions {
   /**
@@ -66,7 +67,7 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
     const defs = SCOPES.get(scope);
     if (!defs) {
       const near = didYouMean(scope, [...SCOPES.keys(), 'cluster']);
-      throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker, group or cluster', near ? `did you mean "${near}"?` : undefined);
+      throw new ValidationError(path, scope, 'a scope: producer, consumer, topic, broker, group or cluster, or share-consumer', near ? `did you mean "${near}"?` : undefined);
     }
     if (!name) throw new ValidationError(path, key, `${scope}.<config name>=value`);
     // topic.<topic>.<config> sets one topic's config; topic.<config> every topic's.
@@ -87,6 +88,9 @@ export function applyOverrides(spec: ScenarioSpec, sets: readonly string[], opts
         break;
       case 'consumer':
         out = { ...out, consumers: (out.consumers ?? []).map((c) => ({ ...c, config: { ...c.config, [name]: stored } })) };
+        break;
+      case 'share-consumer':
+        out = { ...out, shareConsumers: (out.shareConsumers ?? []).map((c) => ({ ...c, config: { ...c.config, [name]: stored } })) };
         break;
       case 'topic':
         out = { ...out, topics: (out.topics ?? []).map((t) => (one === null || t.name === one ? { ...t, config: { ...t.config, [config]: stored } } : t)) };

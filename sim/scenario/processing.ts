@@ -42,7 +42,7 @@ export function validateProcessing(raw: unknown, path: string, run: { readonly e
   return m;
 }
 
-function readRecordTime(v: unknown, path: string): ProcessingTime {
+export function readRecordTime(v: unknown, path: string): ProcessingTime {
   const o = expectObject(v, path, ['kind', 'ms', 'meanMs', 'stddevMs']);
   const kind = expectOneOf(o.kind, join(path, 'kind'), ['fixed', 'exponential', 'normal'] as const);
   switch (kind) {

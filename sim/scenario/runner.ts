@@ -1,9 +1,8 @@
 import { startMetricsSampler } from '../kafka/metrics/sampler';
 import { brokerExtensionsFor, hasTransactions, transactionTopics } from './transactions';
 import { ms, type Micros } from '../core/time';
-import { NumberedListBuilder } from '../core/numberedText';
+import { NumberedListBuilder, type NumberedTexts } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
-import { defineKinds, num, str, type KindsOf } from '../core/traceSchema';
 import { World } from '../world/world';
 import type { Fault } from '../world/nemesis';
 import { ClusterBootError, KafkaCluster, type KafkaClusterOptions } from '../kafka/cluster';
@@ -20,16 +19,9 @@ import { ReassignPartitions } from './reassignPartitions';
 import { RollingRestart } from './rollingRestart';
 import { attachConsumers, consumerTopics } from './consumers';
 import { CaptionAnchors, nameAnchor, nameNodes } from './captionAnchors';
+import { attachShareConsumers } from './shareConsumers';
 
-/** The scenario's operator actions. */
-export const SCENARIO_KINDS = defineKinds({
-  /** An operator action of the scenario began (its outcome follows as an admin.* event). */
-  'scenario.action': { index: num, action: str, detail: str },
-});
-
-declare module '../core/trace' {
-  interface TraceKinds extends KindsOf<typeof SCENARIO_KINDS> {}
-}
+export { SCENARIO_KINDS } from './scenarioKinds';
 
 export interface ExpectationResult {
   readonly description: string;
@@ -157,9 +149,9 @@ export interface ScenarioRun {
 /** Group coordination as before; with a transactional producer, the transaction coordinator beside it. */
 function brokerExtensionsOf(s: Scenario, forceGroups: boolean): Partial<Pick<KafkaClusterOptions, 'brokerExtensions'>> {
   const txn = hasTransactions(s);
-  if (!txn) return attachConsumers.brokerExtensions(s, forceGroups);
-  const groups = forceGroups || s.consumers.some((c) => c.group !== null);
-  const ext = brokerExtensionsFor(groups, true, s.cluster.brokerConfig, s.cluster.transactionVersion);
+  const groups = forceGroups || s.consumers.some((c) => c.group !== null) || s.shareConsumers.length > 0;
+  const inner = txn ? brokerExtensionsFor(groups, true, s.cluster.brokerConfig, s.cluster.transactionVersion) : attachConsumers.brokerExtensions(s, forceGroups).brokerExtensions;
+  const ext = attachShareConsumers.brokerExtensions(s, inner);
   return ext ? { brokerExtensions: ext } : {};
 }
 
@@ -235,6 +227,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     cluster.addProducer(p.id, p.config, workloads, p.zone, p.startUs > 0 ? t0 + p.startUs : undefined, s.cluster.transactionVersion);
   }
   attachConsumers.start(s, cluster, t0);
+  attachShareConsumers.start(s, cluster, t0);
 
   if (s.metricsIntervalUs !== null) startMetricsSampler(world, t0, s.metricsIntervalUs, s.alerts);
   world.schedule(s.faults.map((f): Fault => ({ ...f, atUs: f.atUs + t0 })));
@@ -360,7 +353,7 @@ function beginQuiet(world: World): void {
 }
 
 /** The records of `log` in [from, upTo), in offset order. */
-function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[] } {
+function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: number[]; keys: (string | null)[]; values: (string | null)[]; numbers: NumberedTexts | undefined } {
   const offsets: number[] = [];
   const keys: (string | null)[] = [];
   const values: (string | null)[] = [];
@@ -386,7 +379,7 @@ function readRecords(log: PartitionLog, from: number, upTo: number): { offsets: 
       pos = Math.max(pos, b.baseOffset + b.lastOffsetDelta + 1);
     }
   }
-  return { offsets, keys, values: numbers.attach(values) };
+  return { offsets, keys, values, numbers: numbers.finish() };
 }
 
 /** At most this many differing offsets are recorded per replica. */
@@ -413,7 +406,7 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
           if (cand && (!source || cand.log.logEndOffset > source.log.logEndOffset)) source = cand;
         }
       }
-      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [] };
+      let records: ReturnType<typeof readRecords> = { offsets: [], keys: [], values: [], numbers: undefined };
       let hw = -1;
       let leo = -1;
       let start = -1;
@@ -458,7 +451,7 @@ function recordFinalState(world: World, cluster: KafkaCluster): void {
         keys: records.keys,
         values: records.values,
         diverged,
-      });
+      }, records.numbers);
     });
   }
 }

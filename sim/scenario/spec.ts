@@ -29,6 +29,8 @@ export interface ScenarioSpec {
   readonly topics?: readonly TopicSpec[];
   readonly producers?: readonly ProducerSpec[];
   readonly consumers?: readonly ConsumerSpec[];
+  /** Share consumers (KIP-932 share groups), see sim/scenario/shareConsumers.ts. */
+  readonly shareConsumers?: readonly ShareConsumerSpec[];
   /** Group configs (kafka-configs --entity-type groups), set before the clients start. */
   readonly groups?: readonly GroupConfigSpec[];
   readonly faults?: readonly FaultEntry[];
@@ -141,6 +143,21 @@ export interface ConsumerSpec {
    * with sendOffsetsToTransaction). `producer`: configs of its producer (process `<id>-producer`, same host).
    */
   readonly transform?: { readonly topic: string; readonly guarantee?: 'at_least_once' | 'exactly_once_v2'; readonly producer?: Readonly<Record<string, unknown>> };
+}
+
+export interface ShareConsumerSpec {
+  /** The consumer's id, or with `count` the prefix of `<id>-1` .. `<id>-<count>`. */
+  readonly id: string;
+  readonly count?: number;
+  /** The share group (group.id). */
+  readonly group: string;
+  readonly topics: readonly string[];
+  /** Share consumer configs (Kafka names): share.acknowledgement.mode, max.poll.records, fetch.max.wait.ms, ... */
+  readonly config?: Readonly<Record<string, unknown>>;
+  /** recordTime, commit (piggyback, sync, async), failures [{keyPrefix | valuePrefix, times: n | "always", ack: release | reject}], pollTimeoutMs, stop. */
+  readonly processing?: Readonly<Record<string, unknown>>;
+  readonly start?: number | string;
+  readonly zone?: string;
 }
 
 /** The dynamic configs of one consumer group, e.g. {"consumer.session.timeout.ms": 50000} (consumer protocol). */

@@ -21,12 +21,13 @@ import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
 import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager';
 import { TXN_KINDS } from '../kafka/coordinator/transaction/transactionCoordinator';
+import { SHARE_KINDS } from '../kafka/share/shareEvents';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
 import { WIRE_KINDS } from '../kafka/wire/wireEvents';
 import { RUN_KINDS } from '../check/history/runEvents';
 import { METRICS_KINDS } from '../kafka/metrics/sampler';
-import { SCENARIO_KINDS } from './runner';
+import { SCENARIO_KINDS } from './scenarioKinds';
 import { OPERATOR_KINDS } from './rollingRestart';
 import { REASSIGN_KINDS } from './reassignPartitions';
 
@@ -45,6 +46,7 @@ export const TRACE_SCHEMA = {
   ...GROUP_KINDS,
   ...TXN_KINDS,
   ...CONSUMER_GROUP_KINDS,
+  ...SHARE_KINDS,
   ...ADMIN_KINDS,
   ...PRODUCER_KINDS,
   ...SENDER_KINDS,

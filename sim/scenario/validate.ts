@@ -26,6 +26,7 @@ import {
   type ProducerConfig,
 } from '../kafka/config/configs';
 import { readConfig, resolveConfig } from '../kafka/config/def';
+import { readShareConsumers, readShareGroupConfig, type ResolvedShareConsumer } from './shareConsumers';
 import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
@@ -53,6 +54,8 @@ export interface Scenario {
   readonly topics: readonly ResolvedTopic[];
   readonly producers: readonly ResolvedProducer[];
   readonly consumers: readonly ResolvedConsumer[];
+  /** Share consumers (KIP-932), each with its share group. */
+  readonly shareConsumers: readonly ResolvedShareConsumer[];
   /** Group configs by group id (Kafka names -> values as strings), written as GROUP ConfigRecords at bootstrap. */
   readonly groupConfigs: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly faults: readonly Fault[];
@@ -125,7 +128,7 @@ export interface ResolvedTransform {
 /** The longest a scenario may run (its duration; the quiet period comes on top). */
 export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 
-const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
+const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'shareConsumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
 const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk', 'features'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
@@ -446,7 +449,16 @@ export function validateScenario(raw: unknown): Scenario {
   // member joining a live classic group upgrades it (group.consumer.migration.policy), a classic member joins a
   // consumer group as a classic member of it.
 
-  const groupConfigs = readGroupConfigs(o.groups, new Set(consumers.flatMap((c) => (c.group === null ? [] : [c.group]))), brokerConfig);
+  const consumerGroups = new Set(consumers.flatMap((c) => (c.group === null ? [] : [c.group])));
+  const shareConsumers = readShareConsumers(o.shareConsumers, {
+    topicNames: new Set(topicNames.keys()),
+    readId,
+    claimId,
+    readTimeWithin: (v, path) => readTimeWithin(v, path, endUs, 'run', quietUs),
+    consumerGroups,
+  });
+  const shareGroups = new Set(shareConsumers.map((c) => c.group));
+  const groupConfigs = readGroupConfigs(o.groups, consumerGroups, brokerConfig, shareGroups);
 
   // faults: validated against the hosts this scenario will have and the Kafka-level selectors
   const hostIds = [
@@ -454,10 +466,11 @@ export function validateScenario(raw: unknown): Scenario {
     ...Array.from({ length: brokers }, (_, i) => `broker-${i + 1}`),
     ...producers.map((p) => p.id),
     ...consumers.map((c) => c.id),
+    ...shareConsumers.map((c) => c.id),
   ];
   // Actions first: the hosts a fault may name depend on them (the operator's host, partitions they add). A
   // rolling restart's targets are checked against the cluster as declared (its hosts do not depend on actions).
-  const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers };
+  const hostArgs = { hostIds, brokerConfig, brokers, racks, zones, topics, producers, consumers, shareConsumers };
   const operatorActions = Array.isArray(o.actions) && o.actions.length > 0;
   const actions = readActions(o.actions, { durationUs, topics: topicNames, brokers, resolver: scenarioResolver(scenarioHosts({ ...hostArgs, actions: [], operator: operatorActions })) });
   const faults = validateSchedule(o.faults ?? [], scenarioResolver(scenarioHosts({ ...hostArgs, actions, operator: actions.length > 0 })), 'faults');
@@ -512,6 +525,7 @@ export function validateScenario(raw: unknown): Scenario {
     topics,
     producers,
     consumers,
+    shareConsumers,
     groupConfigs,
     faults,
     actions,
@@ -563,15 +577,20 @@ function readAlerts(v: unknown, actors: readonly string[]): AlertRule[] {
 }
 
 /** `groups`: each names a group of the scenario and sets its consumer.* group configs within the broker's bounds. */
-function readGroupConfigs(v: unknown, groups: ReadonlySet<string>, broker: BrokerConfig): Record<string, Record<string, string>> {
+function readGroupConfigs(v: unknown, groups: ReadonlySet<string>, broker: BrokerConfig, shareGroups: ReadonlySet<string> = new Set()): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   if (v === undefined) return out;
   expectArray(v, 'groups').forEach((g, i) => {
     const p = join('groups', i);
     const go = expectObject(g, p, ['id', 'config']);
     const id = expectString(go.id, join(p, 'id'));
-    if (!groups.has(id)) throw new ValidationError(join(p, 'id'), id, `a group of this scenario's consumers (${[...groups].join(', ') || 'none'})`);
+    const all = [...groups, ...shareGroups];
+    if (!groups.has(id) && !shareGroups.has(id)) throw new ValidationError(join(p, 'id'), id, `a group of this scenario's consumers (${all.join(', ') || 'none'})`);
     if (out[id]) throw new ValidationError(join(p, 'id'), id, 'each group once');
+    if (shareGroups.has(id)) {
+      out[id] = readShareGroupConfig(go.config, join(p, 'config'), broker);
+      return;
+    }
     const values = readConfigMap(GROUP_CONFIGS, go.config, join(p, 'config')) as Partial<Record<GroupConfigName, number>>;
     for (const [name, value] of Object.entries(values) as [GroupConfigName, number][]) {
       const e = groupConfigError(name, value, broker, values);
@@ -592,14 +611,20 @@ function scenarioHosts(x: {
   topics: readonly ResolvedTopic[];
   producers: readonly ResolvedProducer[];
   consumers: readonly ResolvedConsumer[];
+  shareConsumers: readonly ResolvedShareConsumer[];
   actions: readonly ScenarioAction[];
   /** Whether the runner starts the operator's admin client (any action at all). */
   operator: boolean;
 }): ScenarioHosts {
   // As the cluster builds them: controllers in the brokers' zones, clients in theirs or the first one.
-  const zones = [...x.zones, ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'), ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a')];
+  const zones = [
+    ...x.zones,
+    ...x.producers.map((p) => p.zone ?? x.zones[0] ?? 'zone-a'),
+    ...x.consumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a'),
+    ...x.shareConsumers.map((c) => c.zone ?? x.zones[0] ?? 'zone-a'),
+  ];
   const racks = [...x.racks.map((r) => r ?? 'rack-0'), ...[...new Set(x.zones)].map((z) => `controller-rack-${z}`)];
-  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 ? ['consumer'] : []), ...(x.operator ? ['operator'] : [])];
+  const tags = ['broker', 'controller', 'client' /* the admin client that creates the topics, and every other */, ...(x.producers.length > 0 ? ['producer'] : []), ...(x.consumers.length > 0 || x.shareConsumers.length > 0 ? ['consumer'] : []), ...(x.shareConsumers.length > 0 ? ['share-consumer'] : []), ...(x.operator ? ['operator'] : [])];
   const topics = new Map<string, { partitions: number; replicationFactor: number }>();
   for (const t of x.topics) topics.set(t.name, { partitions: t.partitions, replicationFactor: t.replicationFactor });
   for (const a of x.actions) {
@@ -607,9 +632,9 @@ function scenarioHosts(x: {
   }
   // __consumer_offsets exists once a consumer joins a group, and only if the cluster has the replicas it asks for.
   const offsetsRf = x.brokerConfig['offsets.topic.replication.factor'];
-  if (x.consumers.some((c) => c.group !== null) && offsetsRf <= x.brokers) {
+  if ((x.consumers.some((c) => c.group !== null) || x.shareConsumers.length > 0) && offsetsRf <= x.brokers) {
     topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: offsetsRf });
   }
-  const groups = x.consumers.flatMap((c) => (c.group === null ? [] : [c.group]));
+  const groups = [...x.consumers.flatMap((c) => (c.group === null ? [] : [c.group])), ...x.shareConsumers.map((c) => c.group)];
   return { hostIds: x.hostIds, zones, racks, tags, brokers: x.brokers, topics, groups };
 }

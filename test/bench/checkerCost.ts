@@ -37,8 +37,8 @@ let checkerBytes = 0;
 let checkers: Checkers | null = mode === 'on' ? new Checkers() : null;
 let report: CheckReport | undefined;
 const sink: TraceSink = {
-  event(e) {
-    checkers?.event(e);
+  event(e, line, numbers) {
+    checkers?.event(e, line, numbers);
     // The acknowledged records, counted the same way both ways (from send.ok, not by the checkers).
     if (e.kind === 'send.ok' && e.offset >= 0) acked += e.values.length;
     if (e.kind === 'scenario.end') {

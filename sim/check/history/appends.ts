@@ -1,9 +1,9 @@
 import type { Handlers } from '../../core/trace';
-import { numbersOf } from '../../core/numberedText';
+import { numbersOfList } from '../../core/numberedText';
 import { firstAtOrAfter, IntColumn } from './columns';
 import type { TopicPartitions } from './ids';
 import type { Sends } from './sends';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 /** Broker ids are below this (Kafka's are small integers; the packing below relies on it). */
 const BROKERS = 4096;
@@ -24,6 +24,7 @@ export class LeaderAppends {
 
   constructor(
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tps: TopicPartitions,
     private readonly sends: Sends,
   ) {
@@ -38,7 +39,7 @@ export class LeaderAppends {
     'replica.append': (e) => {
       if (e.role !== 'leader' || e.values === undefined) return;
       const values = e.values;
-      const numbers = numbersOf(values);
+      const numbers = numbersOfList(this.numbers.value);
       let tp = -1;
       for (let i = 0; i < values.length; i++) {
         const value = values[i]!;

@@ -113,3 +113,40 @@ export class BitSet {
     });
   }
 }
+
+/**
+ * Whole numbers appended one by one (latencies, times in microseconds): one Int32Array that doubles when full,
+ * turning into a Float64Array the first time a number does not fit (as IntColumn's chunks do), so it stays exact.
+ */
+export class NumberList {
+  private data: Int32Array | Float64Array = new Int32Array(1024);
+  length = 0;
+
+  push(x: number): void {
+    const widen = (x | 0) !== x && this.data instanceof Int32Array;
+    if (this.length === this.data.length || widen) this.data = this.grown(this.length === this.data.length ? this.data.length * 2 : this.data.length, widen);
+    this.data[this.length++] = x;
+  }
+
+  private grown(size: number, wide: boolean): Int32Array | Float64Array {
+    const next = wide || this.data instanceof Float64Array ? new Float64Array(size) : new Int32Array(size);
+    next.set(this.data.subarray(0, this.length));
+    return next;
+  }
+
+  /** Drops the first `k` numbers. */
+  dropFirst(k: number): void {
+    this.data.copyWithin(0, k, this.length);
+    this.length -= k;
+  }
+
+  /** The last number pushed (call only when not empty). */
+  last(): number {
+    return this.data[this.length - 1]!;
+  }
+
+  /** The numbers so far (a view: it changes with the list, and sorting it sorts the list). */
+  view(): Int32Array | Float64Array {
+    return this.data.subarray(0, this.length);
+  }
+}

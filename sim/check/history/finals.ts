@@ -1,7 +1,7 @@
 import type { Handlers, TraceEventOf } from '../../core/trace';
-import { numbersOf } from '../../core/numberedText';
+import { numbersOfList } from '../../core/numberedText';
 import type { TopicPartitions } from './ids';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 /** One partition's ground truth at the end of the run (final.partition), as numbers. */
 export interface FinalPartition {
@@ -43,6 +43,7 @@ export class Finals {
 
   constructor(
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tps: TopicPartitions,
     private readonly keys: ValueIds,
   ) {}
@@ -59,7 +60,7 @@ export class Finals {
     const tp = this.tps.id(e.topic, e.partition);
     const values = new Int32Array(e.offsets.length);
     const lastOffsetOfKey = new Map<number, number>();
-    const numbers = numbersOf(e.values);
+    const numbers = numbersOfList(this.numbers.value);
     for (let i = 0; i < e.offsets.length; i++) {
       const v = e.values[i] ?? null;
       values[i] = v === null ? -1 : this.values.idIn(numbers, i, v);

@@ -9,7 +9,7 @@ import { Positions } from './positions';
 import { Reads } from './reads';
 import { Sends } from './sends';
 import { Transactions } from './transactions';
-import { ValueIds } from './values';
+import { CurrentNumbers, ValueIds } from './values';
 
 /**
  * The run's history folded out of its trace, Jepsen-style: every send and its outcome, every read, where
@@ -19,6 +19,8 @@ import { ValueIds } from './values';
  */
 export class History {
   readonly values = new ValueIds();
+  /** The numbers handed along with the event being folded (see CurrentNumbers). */
+  readonly numbers = new CurrentNumbers();
   readonly tps = new TopicPartitions();
   /** Producers, consumers, brokers: every node name the history meets. */
   readonly nodes = new Names();
@@ -26,13 +28,13 @@ export class History {
   readonly keys = new ValueIds();
   /** Per value: its send's outcome and what reads found (sends.ts and reads.ts share the bits). */
   private readonly flags = new SmallColumn(8);
-  readonly sends = new Sends(this.flags, this.values, this.tps, this.nodes, this.keys);
-  readonly appends = new LeaderAppends(this.values, this.tps, this.sends);
+  readonly sends = new Sends(this.flags, this.values, this.numbers, this.tps, this.nodes, this.keys);
+  readonly appends = new LeaderAppends(this.values, this.numbers, this.tps, this.sends);
   readonly followerAppends = new FollowerAppends(this.tps);
   readonly flushes = new Flushes(this.tps, this.nodes);
-  readonly reads = new Reads(this.flags, this.values, this.tps, this.nodes, this.appends);
+  readonly reads = new Reads(this.flags, this.values, this.numbers, this.tps, this.nodes, this.appends);
   readonly positions = new Positions(this.tps, this.nodes);
-  readonly finals = new Finals(this.values, this.tps, this.keys);
+  readonly finals = new Finals(this.values, this.numbers, this.tps, this.keys);
   readonly transactions = new Transactions(this.values, this.nodes, this.sends);
   /** Scenario time 0 (scenario.start), the start of the quiet period (-1: none) and the end. */
   startUs = 0;

@@ -1,9 +1,9 @@
 import type { Handlers, TraceEventOf } from '../../core/trace';
-import { numbersOf } from '../../core/numberedText';
+import { numbersOfLists } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { LeaderAppends } from './appends';
 import type { Names, TopicPartitions } from './ids';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 // Bits of a value's flags (history.ts; the sends use the low five).
 const SEEN = 1 << 5;
@@ -104,11 +104,13 @@ export class Reads {
   seenCount = 0;
   /** Called for every record of every poll, after the history has recorded it. */
   private readonly listeners: ((e: TraceEventOf<'consumer.poll'>, tp: number, offset: number, v: number) => void)[] = [];
+  private readonly firstReadWatchers: ((v: number) => void)[] = [];
 
   constructor(
     /** The values' flags, shared with the sends. */
     private readonly flags: SmallColumn,
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tps: TopicPartitions,
     private readonly nodes: Names,
     private readonly appends: LeaderAppends,
@@ -119,17 +121,23 @@ export class Reads {
     this.listeners.push(f);
   }
 
+  /** Also hands each value to `f` when it is first read (after its first read is recorded). */
+  onFirstRead(f: (v: number) => void): void {
+    this.firstReadWatchers.push(f);
+  }
+
   readonly handlers: Handlers = {
     'consumer.poll': (e) => {
       const by = this.nodes.id(e.node);
-      for (const r of e.records) {
+      for (let k = 0; k < e.records.length; k++) {
+        const r = e.records[k]!;
         const tp = this.tps.id(r.topic, r.partition);
         this.consumedTopics.add(this.tps.topic(tp));
         let table = this.byPartition.get(tp);
         if (!table) this.byPartition.set(tp, (table = new OffsetReads()));
         const offsets = r.offsets;
         const values = r.values;
-        const numbers = numbersOf(values);
+        const numbers = numbersOfLists(this.numbers.value, k);
         this.recordsRead += offsets.length;
         for (let i = 0; i < offsets.length; i++) {
           const o = offsets[i]!;
@@ -156,6 +164,7 @@ export class Reads {
         this.firstBy.set(v, NO_NODE);
         this.firstBySide.set(v, by);
       }
+      for (const f of this.firstReadWatchers) f(v);
       return;
     }
     const list = this.places.get(v);

@@ -1,8 +1,8 @@
 import type { Handlers } from '../../core/trace';
-import { numberOf, numbersOf } from '../../core/numberedText';
+import { numberOfText, numbersOfList } from '../../core/numberedText';
 import { IntColumn, SmallColumn } from './columns';
 import type { Names, TopicPartitions } from './ids';
-import type { ValueIds } from './values';
+import type { CurrentNumbers, ValueIds } from './values';
 
 /** A send's outcome, as the producer application learns it. */
 export const Status = {
@@ -26,6 +26,25 @@ const SEND_BITS = STATUS | DEFINITE | ACKS;
 const ACKS_CODES: Readonly<Record<string, number>> = { '0': 1, '1': 2, all: 3 };
 const ACKS_NAMES = ['', '0', '1', 'all'];
 const NO_BROKER = 0xff;
+
+/**
+ * A send's answer as the completion watchers see it: one object refilled for each value (read it, keep none of
+ * it), so each watcher reads fields instead of looking the value up again in every column.
+ */
+export class Answer {
+  v = -1;
+  status: Status = Status.None;
+  tp = -1;
+  producer = -1;
+  /** Its key's id, -1 for no key. */
+  key = -1;
+  /** The offset the producer was told, -1 if none. */
+  offset = -1;
+  invokeUs = -1;
+  doneUs = -1;
+  /** Sent with acks=0 (acknowledged at once, without a broker's answer). */
+  acks0 = false;
+}
 
 /**
  * The invocation and completion halves of every send (send.invoke, send.ok, send.fail), one column per fact,
@@ -58,11 +77,26 @@ export class Sends {
   readonly batchesOf = new Map<string, { batches: number; records: number }>();
   /** Called when a value's partition changes (it was sent before one was chosen, or re-sent elsewhere). */
   private readonly tpWatchers: ((v: number, before: number) => void)[] = [];
+  /** Called once a value's send.ok or send.fail is recorded. */
+  private readonly completeWatchers: ((a: Answer) => void)[] = [];
+  private readonly answer = new Answer();
+  /**
+   * Whether a value's send record changed after it was complete: sent again, answered twice, moved from one
+   * partition to another. A simulator's producer never does this (only hand-written traces can), so checks may
+   * fold each value once, when its send completes, and fall back to a pass over every send when this is set.
+   */
+  irregular = false;
+  /** Whether some producer's values stopped coming in ascending ids (its sends in id order are its send order until then). */
+  producerIdsUnordered = false;
+  private readonly lastIdOfProducer: number[] = [];
+  /** Every value before this position in send order is complete (or never sent): where open ones are looked for. */
+  private openFrom = 0;
 
   constructor(
     /** The values' flags, shared with the reads. */
     private readonly flags: SmallColumn,
     private readonly values: ValueIds,
+    private readonly numbers: CurrentNumbers,
     private readonly tpIds: TopicPartitions,
     private readonly nodes: Names,
     private readonly keyNames: ValueIds,
@@ -74,13 +108,13 @@ export class Sends {
 
   readonly handlers: Handlers = {
     'send.invoke': (e) => {
-      const num = numberOf(e);
+      const num = numberOfText(this.numbers.value);
       const v = num !== undefined ? this.values.idOf(num.prefix, num.n) : this.values.id(e.value);
       const was = this.status(v);
       if (was === Status.None) {
         this.count++;
         this.ordered(v);
-      }
+      } else this.irregular = true;
       if (was !== Status.None) this.byStatus[was]!--;
       this.byStatus[Status.Unknown]!++;
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown);
@@ -89,7 +123,10 @@ export class Sends {
       this.invoked.set(v, e.t);
       this.acked.set(v, -1);
       this.offsets.set(v, -1);
-      this.setProducer(v, this.nodes.id(e.node));
+      const producer = this.nodes.id(e.node);
+      this.setProducer(v, producer);
+      if (v <= (this.lastIdOfProducer[producer] ?? -1)) this.producerIdsUnordered = true;
+      this.lastIdOfProducer[producer] = v;
       this.brokers.set(v, NO_BROKER);
       this.errorOf.delete(v);
     },
@@ -97,11 +134,12 @@ export class Sends {
       const values = e.values;
       const tp = this.tpIds.id(e.topic, e.partition);
       const acks = ACKS_CODES[e.acks] ?? 0;
-      const numbers = numbersOf(values);
+      const numbers = numbersOfList(this.numbers.value);
       for (let i = 0; i < values.length; i++) {
         const v = this.values.idIn(numbers, i, values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
+        if ((f & STATUS) !== Status.Unknown) this.irregular = true;
         this.byStatus[f & STATUS]!--;
         this.byStatus[Status.Ok]!++;
         this.flags.set(v, (f & ~(STATUS | ACKS)) | Status.Ok | (acks << ACKS_SHIFT));
@@ -114,6 +152,7 @@ export class Sends {
           this.brokers.set(v, NO_BROKER);
           this.brokerSide.set(v, e.broker);
         }
+        if (this.completeWatchers.length > 0) this.completed(v, Status.Ok, tp, this.offsets.get(v), e.t, acks === ACKS_CODES['0']);
       }
       const b = this.batchesOf.get(e.node);
       if (b) {
@@ -122,17 +161,19 @@ export class Sends {
       } else this.batchesOf.set(e.node, { batches: 1, records: values.length });
     },
     'send.fail': (e) => {
-      const numbers = numbersOf(e.values);
+      const numbers = numbersOfList(this.numbers.value);
       for (let i = 0; i < e.values.length; i++) {
         const v = this.values.idIn(numbers, i, e.values[i]!);
         const f = this.flags.get(v);
         if ((f & STATUS) === Status.None) continue;
+        if ((f & STATUS) !== Status.Unknown) this.irregular = true;
         this.byStatus[f & STATUS]!--;
         this.byStatus[Status.Fail]!++;
         this.flags.set(v, (f & ~(STATUS | DEFINITE)) | Status.Fail | (e.definite ? DEFINITE : 0));
         this.errorOf.set(v, e.error);
         this.acked.set(v, e.t);
         if (e.partition >= 0) this.setTp(v, this.tpIds.id(e.topic, e.partition));
+        if (this.completeWatchers.length > 0) this.completed(v, Status.Fail, this.tp(v), this.offsets.get(v), e.t, this.acks(v) === '0');
       }
     },
   };
@@ -145,13 +186,59 @@ export class Sends {
       }
       // From here on the ids are no longer in invoke order: keep the order explicitly.
       this.order = new IntColumn();
+      this.openFrom = 0;
       for (let id = 0; id <= this.lastInvoked; id++) if (this.status(id) !== Status.None) this.order.set(this.orderLength++, id);
     }
     this.order.set(this.orderLength++, v);
   }
 
+  /** Also hands every value's answer to `f` once its send completes (send.ok or send.fail recorded). */
+  onComplete(f: (a: Answer) => void): void {
+    this.completeWatchers.push(f);
+  }
+
+  private completed(v: number, status: Status, tp: number, offset: number, doneUs: number, acks0: boolean): void {
+    const a = this.answer;
+    a.v = v;
+    a.status = status;
+    a.tp = tp;
+    a.producer = this.producer(v);
+    a.key = this.keys.get(v);
+    a.offset = offset;
+    a.invokeUs = this.invoked.get(v);
+    a.doneUs = doneUs;
+    a.acks0 = acks0;
+    const watchers = this.completeWatchers;
+    for (let i = 0; i < watchers.length; i++) watchers[i]!(a);
+    this.advanceOpen();
+  }
+
+  /** Moves `openFrom` past the values answered (each value is passed once over a run). */
+  private advanceOpen(): number {
+    const end = this.order !== null ? this.orderLength : this.lastInvoked + 1;
+    while (this.openFrom < end && this.status(this.order !== null ? this.order.get(this.openFrom) : this.openFrom) !== Status.Unknown) this.openFrom++;
+    return end;
+  }
+
+  /** When the oldest send still without an answer was made (the earliest such), or `otherwise` when none is open. */
+  oldestOpenUs(otherwise: number): number {
+    const end = this.advanceOpen();
+    return this.openFrom < end ? this.invoked.get(this.order !== null ? this.order.get(this.openFrom) : this.openFrom) : otherwise;
+  }
+
+  /**
+   * Every value still without an answer, in send order: a look at the sends from the oldest open one on (what is
+   * in flight at the end, unless an early send never got an answer).
+   */
+  forEachOpen(f: (v: number) => void): void {
+    const at = (i: number) => (this.order !== null ? this.order.get(i) : i);
+    const end = this.advanceOpen();
+    for (let i = this.openFrom; i < end; i++) if (this.status(at(i)) === Status.Unknown) f(at(i));
+  }
+
   private setTp(v: number, tp: number): void {
     const before = this.tps.get(v) === 0 ? -1 : this.tp(v);
+    if (before !== tp && before !== -1 && this.tpIds.partition(before) >= 0) this.irregular = true;
     if (before !== tp && before !== -1) for (const f of this.tpWatchers) f(v, before);
     if (tp < 0xffff) this.tps.set(v, tp + 1);
     else {

@@ -6,7 +6,15 @@
  * traces, tests).
  */
 
-import { prefixAt, type NumberedTexts } from '../../core/numberedText';
+import { prefixAt, type NumberedTexts, type TraceNumbers } from '../../core/numberedText';
+
+/**
+ * The numbers the emitter handed along with the event being folded (core/numberedText.ts), set by the checkers
+ * for each event of a run they watch; undefined for a kept or loaded trace, whose texts are parsed.
+ */
+export class CurrentNumbers {
+  value: TraceNumbers | undefined = undefined;
+}
 
 const BITS = 12;
 const BLOCK = 1 << BITS;

@@ -255,6 +255,7 @@ export class Partition {
       control === undefined
         ? { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', values: b.values() }
         : { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', control, producerId: b.producerId, producerEpoch: b.producerEpoch },
+      control === undefined ? b.valueNumbers() : undefined,
     );
     if (b.isTransactional) this.traceLastStableOffset();
     this.maybeIncrementLeaderHW();

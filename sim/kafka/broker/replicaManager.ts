@@ -369,11 +369,15 @@ export class ReplicaManager {
     }
   }
 
+  /** Told of every HW increase of a partition this broker leads (share-partitions wake their parked ShareFetches). */
+  highWatermarkListener: ((topic: string, partition: number) => void) | null = null;
+
   /**
    * The HW moved: complete the produce requests and consumer fetches it now covers [Partition
    * .tryCompleteDelayedRequests]. During a Produce request's appends this waits for the whole request.
    */
   onHighWatermarkIncreased(p: Partition): void {
+    this.highWatermarkListener?.(p.topic, p.partition);
     const deferred = this.produceActions;
     if (deferred !== null) {
       for (const a of deferred) if (a.p === p) a.hwIncreased = true;

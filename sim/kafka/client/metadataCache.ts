@@ -1,3 +1,4 @@
+import type { Random } from '../../core/random';
 import type { LeaderHint, MetadataResponse, PartitionMetadata } from '../protocol';
 
 /** The process id of broker `id` on the simulated network. */
@@ -9,6 +10,22 @@ export function brokerActorId(id: number): string {
 export function brokerIdOf(actorId: string): number | null {
   const m = /^broker-(\d+)$/.exec(actorId);
   return m ? Number(m[1]) : null;
+}
+
+/** The known broker with the fewest requests in flight; ties rotate by a seeded draw [NetworkClient.leastLoadedNode]. */
+export function leastLoadedNode(nodes: readonly number[], inFlight: (actorId: string) => number, random: Random): number {
+  const offset = random.int(0, nodes.length);
+  let best = nodes[offset]!;
+  let bestLoad = Infinity;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[(offset + i) % nodes.length]!;
+    const load = inFlight(brokerActorId(n));
+    if (load < bestLoad) {
+      best = n;
+      bestLoad = load;
+    }
+  }
+  return best;
 }
 
 /**

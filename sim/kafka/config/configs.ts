@@ -186,6 +186,24 @@ export const CONSUMER_CONFIGS = {
 export type ConsumerConfig = ConfigOf<typeof CONSUMER_CONFIGS>;
 
 /**
+ * Share consumer configs, Kafka 4.2 defaults [clients/.../consumer/ConsumerConfig.java; ShareConsumerConfig.java
+ * `SHARE_ACKNOWLEDGEMENT_MODE_CONFIG`]: a KafkaShareConsumer takes the consumer's fetch and network configs and
+ * refuses the group-protocol, offset and commit ones (the broker keeps the share-partition state).
+ */
+export const SHARE_CONSUMER_CONFIGS = {
+  'share.acknowledgement.mode': oneOf(['implicit', 'explicit'] as const, 'implicit', 'implicit: the next poll accepts every record the last one returned; explicit: the application acknowledges each record (ACCEPT, RELEASE, REJECT)'),
+  'max.poll.records': int(500, 'records one poll() returns (and one ShareFetch acquires)', { min: 1 }),
+  'fetch.min.bytes': int(1, 'bytes a ShareFetch waits for', { min: 0 }),
+  'fetch.max.wait.ms': int(500, 'how long a ShareFetch waits for records to acquire', { min: 0 }),
+  'request.timeout.ms': int(30_000, 'how long the consumer waits for a response', { min: 0 }),
+  'default.api.timeout.ms': int(60_000, 'timeout of blocking calls such as commitSync', { min: 0 }),
+  'retry.backoff.ms': int(100, 'first backoff before a retry', { min: 0 }),
+  'retry.backoff.max.ms': int(1000, 'cap of the retry backoff', { min: 0 }),
+  'metadata.max.age.ms': int(300_000, 'refresh metadata at least this often', { min: 0 }),
+} as const;
+export type ShareConsumerConfig = ConfigOf<typeof SHARE_CONSUMER_CONFIGS>;
+
+/**
  * Group configs of the consumer protocol (kafka-configs --entity-type groups): they override the broker's
  * group.consumer.* defaults for one group, within group.consumer.min/max.*. [group-coordinator/.../GroupConfig.java]
  */

@@ -62,6 +62,17 @@ export interface AcknowledgeResult {
   readonly transitions: readonly StateTransition[];
 }
 
+/**
+ * What the share coordinator keeps of a share-partition (ShareGroupState: the start offset and the state batches
+ * of the window). Locks are not kept: a new leader gets the acquired records back as AVAILABLE.
+ * [src: share-coordinator/.../ShareCoordinatorShard.java; WriteShareGroupStateRequest.json `StateBatches`]
+ */
+export interface PersistedShareState {
+  readonly startOffset: number;
+  readonly endOffset: number;
+  readonly records: readonly { readonly offset: number; readonly state: RecordState; readonly deliveryCount: number; readonly gap: boolean }[];
+}
+
 export class SharePartition {
   /** SPSO: the first offset not yet finished. */
   private start: number;
@@ -75,6 +86,27 @@ export class SharePartition {
   ) {
     this.start = startOffset;
     this.end = startOffset - 1;
+  }
+
+  /** A share-partition from persisted state: what was acquired is available again, with its delivery count. [SharePartition.java `maybeInitialize`] */
+  static restore(p: PersistedShareState, limits: SharePartitionLimits): SharePartition {
+    const sp = new SharePartition(p.startOffset, limits);
+    sp.end = Math.max(p.endOffset, p.startOffset - 1);
+    for (const r of p.records) {
+      sp.records.set(r.offset, { state: r.state === 'ACQUIRED' ? 'AVAILABLE' : r.state, deliveryCount: r.deliveryCount, memberId: '', lockExpiresAtMs: 0, gap: r.gap });
+    }
+    sp.advanceStartOffset();
+    return sp;
+  }
+
+  /** The state to persist. */
+  snapshot(): PersistedShareState {
+    const records: { offset: number; state: RecordState; deliveryCount: number; gap: boolean }[] = [];
+    for (let o = this.start; o <= this.end; o++) {
+      const r = this.records.get(o);
+      if (r) records.push({ offset: o, state: r.state, deliveryCount: r.deliveryCount, gap: r.gap });
+    }
+    return { startOffset: this.start, endOffset: this.end, records };
   }
 
   get startOffset(): number {

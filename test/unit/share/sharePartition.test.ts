@@ -206,3 +206,22 @@ describe('SharePartition: the log start moving up', () => {
     expect(sp.acquire('m1', 1, 0, log(10)).acquired).toEqual([{ offset: 7, deliveryCount: 1 }]);
   });
 });
+
+describe('SharePartition: persisted state', () => {
+  it('a new leader restores the window: acquired records come back AVAILABLE with their delivery counts', () => {
+    const sp = new SharePartition(0, LIMITS);
+    sp.acquire('m1', 3, 0, log(10));
+    sp.acknowledge('m1', [{ firstOffset: 1, lastOffset: 1, type: 'ACCEPT' }], 1);
+    const again = SharePartition.restore(sp.snapshot(), LIMITS);
+    expect([again.startOffset, again.endOffset]).toEqual([0, 2]);
+    expect(again.record(0)).toMatchObject({ state: 'AVAILABLE', deliveryCount: 1, memberId: '' });
+    expect(again.record(1)?.state).toBe('ACKNOWLEDGED');
+    expect(again.acquire('m2', 5, 5, log(10)).acquired).toEqual([
+      { offset: 0, deliveryCount: 2 },
+      { offset: 2, deliveryCount: 2 },
+      { offset: 3, deliveryCount: 1 },
+      { offset: 4, deliveryCount: 1 },
+      { offset: 5, deliveryCount: 1 },
+    ]);
+  });
+});

@@ -1,13 +1,13 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
 import { ms, type Micros } from '../../../core/time';
-import { NumberedListBuilder } from '../../../core/numberedText';
+import { NumberedListBuilder, type NumberedTexts } from '../../../core/numberedText';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
 import { tpKey, type MetadataResponse, type TopicPartition } from '../../protocol';
 import { ConsumerMetrics } from './consumerMetrics';
 import { retryBackoff, type ExponentialBackoff } from '../backoff';
-import { brokerActorId, ClientMetadata } from '../metadataCache';
+import { brokerActorId, ClientMetadata, leastLoadedNode } from '../metadataCache';
 import { NetworkClient } from '../../net/networkClient';
 import { ConsumerApplication } from './consumerApplication';
 import type { TransformSpec } from './transformLoop';
@@ -303,27 +303,29 @@ export class Consumer extends Process {
     this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
-    let numbers: NumberedListBuilder | undefined;
+    // The numbers of each partition's values, handed to the trace's readers beside the event.
+    const numbers: (NumberedTexts | undefined)[] = [];
+    let builder: NumberedListBuilder | undefined;
     for (const r of records) {
       if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
-        if (cur) numbers!.attach(cur.values);
+        if (builder) numbers.push(builder.finish());
         cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
-        numbers = new NumberedListBuilder();
+        builder = new NumberedListBuilder();
         parts.push(cur);
       }
       cur.offsets.push(r.offset);
       cur.keys.push(r.key);
       cur.values.push(r.value);
-      numbers!.add(r.countedPrefix, r.valueId);
+      builder!.add(r.countedPrefix, r.valueId);
     }
-    if (cur) numbers!.attach(cur.values);
+    if (builder) numbers.push(builder.finish());
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',
       generation: this.coordinator?.generationId ?? -1,
       count: records.length,
       records: parts,
-    });
+    }, numbers);
   }
 
   // ---- what the parts call back ----
@@ -396,20 +398,8 @@ export class Consumer extends Process {
     });
   }
 
-  /** The known broker with the fewest requests in flight; ties rotate by a seeded draw [NetworkClient.leastLoadedNode]. */
+  /** The known broker with the fewest requests in flight. */
   leastLoadedNode(): number {
-    const nodes = this.metadata.knownBrokers();
-    const offset = this.random.int(0, nodes.length);
-    let best = nodes[offset]!;
-    let bestLoad = Infinity;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[(offset + i) % nodes.length]!;
-      const load = this.net.inFlight(brokerActorId(n));
-      if (load < bestLoad) {
-        best = n;
-        bestLoad = load;
-      }
-    }
-    return best;
+    return leastLoadedNode(this.metadata.knownBrokers(), (a) => this.net.inFlight(a), this.random);
   }
 }

@@ -14,7 +14,7 @@ import { brokerActorId } from '../metadataCache';
 export interface CoordinatorDiscoveryHost {
   readonly now: Micros;
   readonly net: NetworkClient;
-  readonly config: ConsumerConfig;
+  readonly config: Pick<ConsumerConfig, 'request.timeout.ms' | 'retry.backoff.ms'>;
   setTimer(delay: Micros, fn: () => void): unknown;
   leastLoadedNode(): number;
   requestMetadata(): void;

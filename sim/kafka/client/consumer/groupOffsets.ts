@@ -13,6 +13,7 @@ import { isRetriable, type KafkaError } from '../../errors';
 import { tpKey, type OffsetCommitResponse, type OffsetFetchResponse } from '../../protocol';
 import type { ClientMetadata } from '../metadataCache';
 import type { CoordinatorDiscovery, CoordinatorDiscoveryHost } from './coordinatorDiscovery';
+import type { ConsumerConfig } from '../../config/configs';
 import { resetTargetFor } from './offsetReset';
 import type { SubscriptionState } from './subscriptionState';
 
@@ -44,6 +45,7 @@ export interface CommitRefusal {
 }
 
 export interface GroupOffsetsHost extends CoordinatorDiscoveryHost {
+  readonly config: ConsumerConfig;
   readonly id: string;
   readonly trace: Trace;
   readonly subscriptions: SubscriptionState;

@@ -1,4 +1,4 @@
-import { numberedList } from '../../../core/numberedText';
+import type { NumberedTexts } from '../../../core/numberedText';
 import type { Micros } from '../../../core/time';
 import {
   BatchBuilder,
@@ -100,11 +100,16 @@ export class ProducerBatch {
   values(): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.builder.count; i++) out.push(this.valueAt(i) ?? '');
+    return out;
+  }
+
+  /** The numbers of `values()` when the values are counted (handed to the trace's readers beside it), else undefined. */
+  valueNumbers(): NumberedTexts | undefined {
     const prefix = this.payloads.countedPrefix;
-    if (prefix === null) return out;
-    const numbers = new Int32Array(out.length);
-    for (let i = 0; i < out.length; i++) numbers[i] = this.builder.valueIdAt(i);
-    return numberedList(out, { prefixes: [prefix], prefixOf: null, n: numbers });
+    if (prefix === null) return undefined;
+    const numbers = new Int32Array(this.builder.count);
+    for (let i = 0; i < numbers.length; i++) numbers[i] = this.builder.valueIdAt(i);
+    return { prefixes: [prefix], prefixOf: null, n: numbers };
   }
 
   /** The record section's bytes before compression (for the compression-ratio estimate). */

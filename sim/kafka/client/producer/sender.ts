@@ -449,7 +449,7 @@ export class Sender {
       values: b.values(),
       broker: node,
       acks: this.o.config.acks,
-    });
+    }, b.valueNumbers());
     this.o.hooks.completed?.(b.recordCount, null);
     this.o.hooks.progress();
   }
@@ -467,7 +467,7 @@ export class Sender {
       error,
       values: b.values(),
       definite: !b.mayHaveBeenAppended,
-    });
+    }, b.valueNumbers());
     this.o.hooks.completed?.(b.recordCount, error);
     this.o.hooks.progress();
   }
