@@ -64,7 +64,7 @@ export class ClusterView {
     const pill = el('span', { class: 'pill', 'data-testid': `state-${lane.id}` });
     const badges = el('div', { class: 'badges' });
     const body = el('div', { class: 'card-body' });
-    const title = lane.group === 'controller' ? lane.id.replace('controller-', 'controller ') : lane.broker >= 0 ? `broker ${lane.broker}` : lane.id;
+    const title = lane.group === 'controller' ? lane.id.replace('controller-', 'controller ') : lane.broker >= 0 ? (this.run?.model.names.broker(lane.broker) ?? `broker ${lane.broker}`) : lane.id;
     const root = el(
       'div',
       { class: `card ${lane.group}${small ? ' small' : ''}`, 'data-host': lane.id },

@@ -248,12 +248,12 @@ export class PartitionView {
     const m = currentMoment(this.moments, state.i, this.last?.now ?? 0);
     const row = m ? rows.find((r) => r.r.broker === m.broker) : undefined;
     if (m && row) {
-      if (m.kind === 'truncate') return { lo: m.lo, hi: m.hi, why: `broker ${m.broker} truncated offsets ${m.lo}–${m.hi}` };
+      if (m.kind === 'truncate') return { lo: m.lo, hi: m.hi, why: `${run.model.names.broker(m.broker)} truncated offsets ${m.lo}–${m.hi}` };
       if (m.kind === 'election') {
         const others = Math.max(...rows.filter((r) => r !== row).map((r) => r.r.leo));
-        if (others > row.r.leo) return { lo: row.r.leo, hi: others - 1, why: `broker ${m.broker} leads from offset ${row.r.leo}: offsets ${row.r.leo}–${others - 1} are only on other replicas` };
+        if (others > row.r.leo) return { lo: row.r.leo, hi: others - 1, why: `${run.model.names.broker(m.broker)} leads from offset ${row.r.leo}: offsets ${row.r.leo}–${others - 1} are only on other replicas` };
       }
-      if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `broker ${m.broker} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
+      if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `${run.model.names.broker(m.broker)} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
     }
     const d = this.divergenceOf(rows);
     return d ? { lo: d.lo, hi: d.hi, why: `the replicas hold different records at offsets ${d.lo}–${d.hi}` } : null;
@@ -327,7 +327,7 @@ export class PartitionView {
       this.stats.replaceChildren(el('b', {}, this.key), ' · not created yet at this moment', el('span', { 'data-testid': 'hw', 'data-hw': '0', hidden: true }, 'HW 0'));
     } else this.stats.replaceChildren(
       el('b', {}, this.key),
-      ` · leader ${p.leader >= 0 ? `broker ${p.leader}` : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
+      ` · leader ${p.leader >= 0 ? model.names.broker(p.leader) : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
       el('span', { 'data-testid': 'hw', 'data-hw': String(p.hw) }, `HW ${p.hw}`),
       ...(p.lso !== null ? [' · ', el('span', { 'data-testid': 'lso', 'data-lso': String(p.lso) }, `LSO ${p.lso}`)] : []),
       ` · LEO ${leaderRow ? leaderRow.r.leo : '-'}${elect}`,
@@ -348,7 +348,7 @@ export class PartitionView {
     const bars: { y: number; x0: number; x1: number; fill: string; pale: boolean; title: string }[] = [];
     rows.forEach((row, ri) => {
       const y = ovTop + ri * this.dims.overviewRow;
-      ov.append('text').attr('class', 'pv-ovlabel').attr('x', LABEL_W - 6).attr('y', y + this.dims.overviewRow - 2).attr('text-anchor', 'end').text(`broker ${row.r.broker}`);
+      ov.append('text').attr('class', 'pv-ovlabel').attr('x', LABEL_W - 6).attr('y', y + this.dims.overviewRow - 2).attr('text-anchor', 'end').text(model.names.broker(row.r.broker));
       let runStart = -1;
       let runEpoch = -2;
       let runEnd = -1;
@@ -529,7 +529,7 @@ export class PartitionView {
       .select('text.pv-rowname')
       .attr('x', 16)
       .attr('y', this.dims.labelY[0])
-      .text((d) => `broker ${d.r.broker} · ${d.r.broker === p.leader ? 'leader' : d.r.role === 'leader' ? 'old leader' : d.r.role === 'none' ? 'no role' : 'follower'}`);
+      .text((d) => `${model.names.broker(d.r.broker)} · ${d.r.broker === p.leader ? 'leader' : d.r.role === 'leader' ? 'old leader' : d.r.role === 'none' ? 'no role' : 'follower'}`);
     rowG
       .select('text.pv-rowsub')
       .attr('x', 16)
@@ -560,7 +560,7 @@ export class PartitionView {
       .attr('data-offset', (d) => d.offset)
       .attr('data-broker', (d) => rows[d.row]!.r.broker);
     cellSel
-      .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on broker ${rows[d.row]!.r.broker}`, this.cellLines(d, now)))
+      .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on ${model.names.broker(rows[d.row]!.r.broker)}`, this.cellLines(d, now).map((l) => model.names.text(l))))
       .on('mouseleave', () => this.tooltip.hide())
       .on('click', (_ev, d) => {
         if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
