@@ -104,6 +104,9 @@ describe('the share-partition fold', () => {
       [4, 'AVAILABLE', 1, '', -1],
     ]);
 
+    // Each record names the event that last changed it (a click goes there).
+    expect([0, 2, 3, 4].map((o) => p14.cells.get(o)!.lastIndex)).toEqual([5, 14, 13, 14]);
+
     s = at(TRACE.length - 1);
     const end = s.partitions.get('jobs\u0000q-0')!;
     expect([end.spso, end.speo]).toEqual([5, 4]);

@@ -128,6 +128,17 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     expect(await page.locator(`[data-testid=share-pane] [data-testid=share-partition][data-tp="${tp}"] [data-testid=spso]`).count()).toBe(1);
     expect(await fitsAcross(page)).toEqual([]);
     await screenshot(page, 'share-crash-redelivered');
+
+    // Later, a click on the record chooses it (a ring) and takes the cursor back to its last change.
+    const later = again.seq + 40;
+    const touches = (e: TraceEvent) => (e.kind === 'share.acquire' || e.kind === 'share.transition') && e.topic === expired.topic && e.partition === expired.partition && e.offsets.includes(offset);
+    const last = tr.filter((e) => e.seq <= later && touches(e)).at(-1)!;
+    expect(last.seq).toBeLessThan(later);
+    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`);
+    await waitLoaded(page, 1);
+    await c.click();
+    await page.waitForFunction((i) => document.querySelector('#status')!.getAttribute('data-cursor') === String(i), last.seq);
+    expect(await page.locator('[data-testid=share-pane] [data-testid=share-chosen]').count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -116,7 +116,7 @@ export class App {
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
-    this.share = new ShareView(byId('share-pane'), this.tooltip);
+    this.share = new ShareView(byId('share-pane'), this.tooltip, { onSelectValue: (v) => this.select(v, false), onSeek: (i) => this.seek(i) });
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -629,7 +629,7 @@ export class App {
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
-    if (this.url.view === 'share') this.share.render(this.cursor, now);
+    if (this.url.view === 'share') this.share.render(this.cursor, now, this.selected);
     this.renderCaption(state.caption, now);
     // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
     document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);

@@ -1,6 +1,7 @@
 import * as d3 from 'd3';
 import './shareView.css';
 import { el, replace, svgEl } from '../lib/dom';
+import { HIGHLIGHT } from '../lib/colors';
 import { clamp, rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
 import { CAUSE_TEXT, STATE_TEXT } from '../model/shareLabels';
@@ -35,11 +36,19 @@ const FULL: Geom = { cell: 18, pitch: 21, band: 11, row: 34, compact: false };
 const COMPACT: Geom = { cell: 10, pitch: 12, band: 11, row: 26, compact: true };
 const GUTTER = 44;
 
+export interface ShareHandlers {
+  /** Choose a record (every view highlights it). */
+  onSelectValue(value: string): void;
+  /** Move the cursor to an event. */
+  onSeek(i: number): void;
+}
+
 /**
  * The share-partition view (KIP-932): for each (share group, topic-partition) its in-flight window at the cursor as
  * cells coloured by record state with their delivery counts, a bar under each acquired record in its holder's
  * colour as long as the lock time it has left, the holders' names over their records, and the SPSO and SPEO lines.
- * Lock expiries, archived records and dead-letter writes are glyphs on the timeline (fold/share.ts).
+ * Lock expiries, archived records and dead-letter writes are glyphs on the timeline (fold/share.ts). A click on a
+ * record chooses it (as everywhere) and moves the cursor to its last change.
  */
 export class ShareView {
   private run: LoadedRun | null = null;
@@ -47,10 +56,14 @@ export class ShareView {
   private readonly legend: HTMLDivElement;
   private readonly body: HTMLDivElement;
   private readonly color = d3.scaleOrdinal<string, string>(d3.schemeTableau10);
+  /** "tp:offset" -> the produced value there (found once per run, on first use). */
+  private values: Map<string, string> | null = null;
+  private selected: string | null = null;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly tooltip: Tooltip,
+    private readonly handlers: ShareHandlers,
   ) {
     root.classList.add('share-view');
     this.legend = el('div', { class: 'share-legend', 'data-testid': 'share-legend' });
@@ -63,10 +76,23 @@ export class ShareView {
     this.run = run;
     this.share = run ? buildShare(run.model) : null;
     this.color.domain([]);
+    this.values = null;
     replace(this.body);
   }
 
-  render(cursor: number, now: number): void {
+  /** The produced value at an offset of a partition, if the trace names it. */
+  private valueAt(tp: string, offset: number): string | null {
+    const vt = this.run?.model.values;
+    if (!vt) return null;
+    if (!this.values) {
+      this.values = new Map();
+      for (let k = 0; k < vt.size; k++) if (vt.offset[k]! >= 0) this.values.set(`${vt.topic[k]}-${vt.partition[k]}:${vt.offset[k]}`, vt.value[k]!);
+    }
+    return this.values.get(`${tp}:${offset}`) ?? null;
+  }
+
+  render(cursor: number, now: number, selected: string | null = null): void {
+    this.selected = selected;
     const run = this.run;
     const share = this.share;
     if (!run || !share) return;
@@ -173,7 +199,8 @@ export class ShareView {
       .attr('data-delivery', (c) => c.deliveryCount)
       .attr('data-holder', (c) => (c.holder === '' ? '' : memberName(s, c.holder)))
       .attr('data-dead-letter', (c) => (c.deadLetter ? c.deadLetter.dlqTopic : null))
-      .classed('finished', (c) => c.offset < p.spso);
+      .classed('finished', (c) => c.offset < p.spso)
+      .classed('chosen', (c) => this.selected !== null && this.valueAt(p.tp, c.offset) === this.selected);
     g.append('rect')
       .attr('width', G.cell)
       .attr('height', G.cell)
@@ -200,7 +227,15 @@ export class ShareView {
         return Math.max(1.5, G.cell * clamp((c.lockDeadline - now) / (ms * 1000), 0, 1));
       })
       .attr('fill', (c) => this.color(memberName(s, c.holder)));
-    g.on('mousemove', (ev: MouseEvent, c) => this.hover(ev, s, p, c, now, t0, limit)).on('mouseleave', () => this.tooltip.hide());
+    // The chosen record: a ring.
+    g.filter('.chosen').append('rect').attr('class', 'share-chosen').attr('data-testid', 'share-chosen').attr('x', -2).attr('y', -2).attr('width', G.cell + 4).attr('height', G.cell + 4).attr('rx', 3).attr('stroke', HIGHLIGHT);
+    g.on('mousemove', (ev: MouseEvent, c) => this.hover(ev, s, p, c, now, t0, limit))
+      .on('mouseleave', () => this.tooltip.hide())
+      .on('click', (_ev: MouseEvent, c) => {
+        const v = this.valueAt(p.tp, c.offset);
+        if (v !== null) this.handlers.onSelectValue(v);
+        if (c.lastIndex >= 0) this.handlers.onSeek(c.lastIndex);
+      });
 
     // Offsets in the window without a record yet (a fetch in progress never leaves one; kept honest all the same).
     svg
@@ -283,6 +318,8 @@ export class ShareView {
       c.cause ? `last change: ${CAUSE_TEXT[c.cause] ?? c.cause}` : '',
       c.deadLetter ? `dead-lettered to ${c.deadLetter.dlqTopic}${c.deadLetter.reason ? ` (${c.deadLetter.reason})` : ''}` : '',
       c.offset < p.spso ? 'finished: SPSO has moved past it' : '',
+      this.valueAt(p.tp, c.offset) !== null ? `record ${this.valueAt(p.tp, c.offset)}` : '',
+      c.lastIndex >= 0 ? 'click: choose it and go to its last change' : '',
     ].filter((l) => l !== '');
     this.tooltip.show(ev.clientX, ev.clientY, `${p.group} · ${p.tp} · offset ${c.offset}`, lines);
   }
