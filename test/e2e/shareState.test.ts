@@ -4,6 +4,7 @@ import type { TraceEvent } from '../../sim/core/trace';
 import { deadLetterFields, memberName, shareStateAt, ShareReplay, type ShareState } from '../../ui/src/model/shareState';
 import { planGrid } from '../../ui/src/model/shareGrid';
 import { shareLimitsOf } from '../../ui/src/model/shareModel';
+import { describeEvent } from '../../ui/src/model/labels';
 
 const base = { group: 'jobs', topic: 'q', partition: 0 };
 let seq = 0;
@@ -148,6 +149,15 @@ describe('the share-partition fold', () => {
     expect(limits('other')?.recordLockDurationMs).toBe(30_000);
     expect(limits('other')?.deliveryCountLimit).toBe(5);
     expect(shareLimitsOf(null)('jobs')).toBeNull();
+  });
+});
+
+describe('share events in words', () => {
+  it('says what changed, for whom, and where SPSO and SPEO are', () => {
+    expect(describeEvent(TRACE[3]!)).toBe('jobs q-0: offsets 0, 1, 2 acquired by m1 (delivery 1); SPSO 0, SPEO 2');
+    expect(describeEvent(TRACE[6]!)).toBe('jobs q-0: offset 2 AVAILABLE (its acquisition lock expired, held by m1); SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[14]!)).toBe('jobs q-0: share-partition restored from its persisted state in leader epoch 1: SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[15]!)).toBe('jobs q-0: offsets 2, 4 acquired by m1 (deliveries 3, 2); SPSO 2, SPEO 4');
   });
 });
 
