@@ -5,6 +5,8 @@ import { deadLetterFields, memberName, shareStateAt, ShareReplay, type ShareStat
 import { planGrid } from '../../ui/src/model/shareGrid';
 import { shareLimitsOf } from '../../ui/src/model/shareModel';
 import { describeEvent } from '../../ui/src/model/labels';
+import { lessonView } from '../../ui/src/app/curriculum';
+import { LIBRARY } from '../../ui/src/app/library';
 
 const base = { group: 'jobs', topic: 'q', partition: 0 };
 let seq = 0;
@@ -168,5 +170,14 @@ describe('the share view\'s grid', () => {
     expect(planGrid(0, -1, 40, 3)).toEqual({ first: 0, cols: 40, rows: 1, hidden: 0 });
     // Few columns: less history before SPSO.
     expect(planGrid(30, 35, 12, 4).first).toBe(20);
+  });
+});
+
+describe('share lessons', () => {
+  it('open on the share view: every library scenario with share consumers, and no other', () => {
+    const share = LIBRARY.filter((s) => (s.shareConsumers?.length ?? 0) > 0);
+    expect(share.map((s) => s.id)).toContain('share-group-poison-pill');
+    expect(share.length).toBeGreaterThanOrEqual(6);
+    for (const s of LIBRARY) expect(lessonView(s) === 'share', s.id).toBe(share.includes(s));
   });
 });
