@@ -116,7 +116,15 @@ export class App {
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
-    this.share = new ShareView(byId('share-pane'), this.tooltip);
+    this.share = new ShareView(byId('share-pane'), this.tooltip, {
+      onSelectValue: (v) => this.select(v, false),
+      // A moment of B is the same scenario time on A's cursor.
+      onSeek: (side, i) => {
+        const b = this.runB?.model;
+        if (side === 'A') this.seek(i);
+        else if (b) this.seekRel(b.t[i]! - b.t0);
+      },
+    });
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -455,7 +463,7 @@ export class App {
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
     this.operator.setRun(this.runA);
-    this.share.setRun(this.runA);
+    this.share.setRuns(this.runA, this.runB);
     this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
     this.renderTitle();
 
@@ -629,7 +637,7 @@ export class App {
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
-    if (this.url.view === 'share') this.share.render(this.cursor, now);
+    if (this.url.view === 'share') this.share.render([{ cursor: this.cursor, now }, ...(b ? [{ cursor: b.model.indexAtTime(b.model.t0 + (now - m.t0)), now: b.model.t0 + (now - m.t0) }] : [])], this.selected);
     this.renderCaption(state.caption, now);
     // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
     document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);
