@@ -15,6 +15,7 @@ import { SHARE_CONSUMER_CONFIGS, type BrokerConfig, type ShareConsumerConfig } f
 import type { ShareCommitStrategy, ShareFailureRule } from '../kafka/client/share/shareProcessing';
 import type { ProcessingTime } from '../kafka/client/consumer/processingModel';
 import { shareGroupLimits } from '../kafka/share/shareGroupConfig';
+import { DEFAULT_SHARE_VERSION, type ShareVersion } from '../kafka/share/shareVersion';
 import { resolveConfig } from '../kafka/config/def';
 import { readRecordTime } from './processing';
 
@@ -151,3 +152,9 @@ export function readShareGroupConfig(raw: unknown, path: string, broker: BrokerC
   return out;
 }
 
+/** `cluster.features["share.version"]`: 0, 1 (the default) or 2. [src: server-common/.../ShareVersion.java] */
+export function readShareVersion(raw: unknown): ShareVersion {
+  if (raw === undefined) return DEFAULT_SHARE_VERSION;
+  if (raw !== 0 && raw !== 1 && raw !== 2) throw new ValidationError('cluster.features.share.version', raw, '0 (no share groups), 1 (share groups, the default) or 2 (share groups with the dead-letter queue)');
+  return raw;
+}

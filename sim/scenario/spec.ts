@@ -57,8 +57,8 @@ export interface AlertSpec {
 }
 
 export interface ClusterSpec {
-  /** Finalized feature levels: `{"transaction.version": 1}` (KIP-890; default 2). */
-  readonly features?: { readonly 'transaction.version'?: 1 | 2 };
+  /** Finalized feature levels: `{"transaction.version": 1}` (KIP-890; default 2), `{"share.version": 2}` (share groups 1, their dead-letter queue 2; default 1). */
+  readonly features?: { readonly 'transaction.version'?: 1 | 2; readonly 'share.version'?: 0 | 1 | 2 };
   /** Controller quorum voters: 1, 3 or 5. Default 3. */
   readonly controllers?: number;
   /** Brokers, ids 1..n. Default 3. */

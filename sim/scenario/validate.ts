@@ -27,7 +27,8 @@ import {
   type ProducerConfig,
 } from '../kafka/config/configs';
 import { readConfig, resolveConfig } from '../kafka/config/def';
-import { readShareConsumers, readShareGroupConfig, type ResolvedShareConsumer } from './shareConsumersSpec';
+import { readShareConsumers, readShareGroupConfig, readShareVersion, type ResolvedShareConsumer } from './shareConsumersSpec';
+import type { ShareVersion } from '../kafka/share/shareVersion';
 import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
@@ -91,6 +92,8 @@ export interface ResolvedCluster {
   readonly legacyHighWatermarkTruncation: boolean;
   /** The finalized `transaction.version` feature (KIP-890): 2 by default, as a new 4.x cluster formats it. */
   readonly transactionVersion: TransactionVersion;
+  /** The finalized `share.version` feature: 1 by default (share groups, Kafka 4.2+), 2 adds the dead-letter queue (KIP-1191). */
+  readonly shareVersion: ShareVersion;
   readonly network: NonNullable<ScenarioSpec['cluster']>['network'];
   readonly disk: NonNullable<ScenarioSpec['cluster']>['disk'];
 }
@@ -284,10 +287,11 @@ export function validateScenario(raw: unknown): Scenario {
   if (groupConsumerError) throw new ValidationError('cluster.broker', brokerOverrides, 'consistent group.consumer.* configs', groupConsumerError);
   const eligibleLeaderReplicas = c.eligibleLeaderReplicas === undefined ? true : expectBoolean(c.eligibleLeaderReplicas, 'cluster.eligibleLeaderReplicas');
   // Finalized features, as `kafka-storage format --feature transaction.version=1` sets them. [src: server-common/.../TransactionVersion.java]
-  const features = c.features === undefined ? {} : expectObject(c.features, 'cluster.features', ['transaction.version']);
+  const features = c.features === undefined ? {} : expectObject(c.features, 'cluster.features', ['transaction.version', 'share.version']);
   const tvRaw = features['transaction.version'];
   if (tvRaw !== undefined && tvRaw !== 1 && tvRaw !== 2) throw new ValidationError('cluster.features.transaction.version', tvRaw, '1 or 2');
   const transactionVersion: TransactionVersion = tvRaw === undefined ? 2 : tvRaw;
+  const shareVersion = readShareVersion(features['share.version']);
   // Transaction version 1 with partition verification (KIP-890 part 1) is not simulated: the leader would ask the coordinator.
   if (transactionVersion < 2 && brokerConfig['transaction.partition.verification.enable']) {
     throw new ValidationError(
@@ -554,7 +558,7 @@ export function validateScenario(raw: unknown): Scenario {
     durationUs,
     quietUs,
     trace,
-    cluster: { controllers, brokers, brokerNames, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, transactionVersion, network, disk },
+    cluster: { controllers, brokers, brokerNames, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, transactionVersion, shareVersion, network, disk },
     topics,
     producers,
     consumers,

@@ -12,6 +12,10 @@ import { ShareGroupCoordinator } from './shareGroupCoordinator';
 import { SharePartitionManager } from './sharePartitionManager';
 import type { ShareAcknowledgeRequest, ShareFetchRequest, ShareGroupHeartbeatRequest } from './shareProtocol';
 import type { ShareStateStore } from './shareStateStore';
+import { DEFAULT_SHARE_VERSION, supportsShareGroups, type ShareVersion } from './shareVersion';
+
+/** Kafka's message of UNSUPPORTED_VERSION. [src: clients/.../common/protocol/Errors.java] */
+const UNSUPPORTED_VERSION_MESSAGE = 'The version of API is not supported.';
 
 export class ShareGroupService implements BrokerExtension {
   private readonly coordinator: ShareGroupCoordinator;
@@ -20,6 +24,7 @@ export class ShareGroupService implements BrokerExtension {
   constructor(
     private readonly broker: Broker,
     store: ShareStateStore,
+    private readonly shareVersion: ShareVersion = DEFAULT_SHARE_VERSION,
   ) {
     const groupConfig = (groupId: string): Record<string, string> => Object.fromEntries(broker.image.resourceConfigs('GROUP', groupId) ?? []);
     const setTimer = (d: number, fn: () => void): number => broker.setTimer(d, fn);
@@ -69,6 +74,7 @@ export class ShareGroupService implements BrokerExtension {
   }
 
   handle(from: string, msg: { type: string; correlationId: number }): boolean {
+    if (!supportsShareGroups(this.shareVersion) && this.refuse(from, msg)) return true;
     switch (msg.type) {
       case 'ShareGroupHeartbeat':
         this.broker.send(from, this.coordinator.heartbeat(from, msg as ShareGroupHeartbeatRequest), 64);
@@ -78,6 +84,28 @@ export class ShareGroupService implements BrokerExtension {
         return true;
       case 'ShareAcknowledge':
         this.partitions.handleAcknowledge(from, msg as ShareAcknowledgeRequest);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * With share.version 0 the share-group APIs are off: each request is answered UNSUPPORTED_VERSION.
+   * [src: core/.../server/KafkaApis.scala `handleShareGroupHeartbeat`, `handleShareFetchRequest`,
+   * `handleShareAcknowledgeRequest` (`isShareGroupProtocolEnabled`)]
+   */
+  private refuse(from: string, msg: { type: string; correlationId: number }): boolean {
+    const base = { correlationId: msg.correlationId, error: 'UNSUPPORTED_VERSION' as const };
+    switch (msg.type) {
+      case 'ShareGroupHeartbeat':
+        this.broker.send(from, { ...base, type: 'ShareGroupHeartbeatResponse', errorMessage: UNSUPPORTED_VERSION_MESSAGE, memberId: null, memberEpoch: -1, heartbeatIntervalMs: 0, assignment: null }, 64);
+        return true;
+      case 'ShareFetch':
+        this.broker.send(from, { ...base, type: 'ShareFetchResponse', partitions: [] }, 32);
+        return true;
+      case 'ShareAcknowledge':
+        this.broker.send(from, { ...base, type: 'ShareAcknowledgeResponse', partitions: [] }, 32);
         return true;
       default:
         return false;

@@ -17,6 +17,7 @@ import { EventsView } from '../views/eventsView';
 import { Gallery } from '../views/gallery';
 import { GroupsView } from '../views/groupsView';
 import { OperatorView } from '../views/operatorView';
+import { ShareView } from '../views/shareView';
 import { buildHelp } from '../views/help';
 import { LearnView } from '../views/learnView';
 import { PartitionView } from '../views/partitionView';
@@ -72,6 +73,7 @@ export class App {
   private readonly learn: LearnView;
   private readonly groups: GroupsView;
   private readonly operator: OperatorView;
+  private readonly share: ShareView;
   private readonly transport: Transport;
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
@@ -115,6 +117,7 @@ export class App {
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
+    this.share = new ShareView(byId('share-pane'), this.tooltip);
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -458,6 +461,7 @@ export class App {
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
     this.operator.setRun(this.runA);
+    this.share.setRun(this.runA);
     this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
     this.renderTitle();
 
@@ -631,6 +635,7 @@ export class App {
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
+    if (this.url.view === 'share') this.share.render(this.cursor, now);
     this.renderCaption(state.caption, now);
     // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
     document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);
@@ -774,7 +779,7 @@ export class App {
       b.addEventListener('click', f);
       return b;
     };
-    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'), tab('Operator', 'Metrics, alerts and the describe tables (6)', () => this.setView('operator', true), 'tab-operator'));
+    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'), tab('Operator', 'Metrics, alerts and the describe tables (6)', () => this.setView('operator', true), 'tab-operator'), tab('Share', 'Share groups: each share-partition\'s in-flight records, delivery counts and locks (7)', () => this.setView('share', true), 'tab-share'));
     side.append(
       tab('Checks', 'What the checkers found (3)', () => this.setSide('checks', true), 'tab-checks'),
       tab('Events', 'The events around the cursor (4)', () => this.setSide('events', true), 'tab-events'),
@@ -787,7 +792,8 @@ export class App {
     byId('panes').hidden = v !== 'replicas';
     byId('groups-pane').hidden = v !== 'groups';
     byId('operator-pane').hidden = v !== 'operator';
-    const views: View[] = ['replicas', 'groups', 'operator'];
+    byId('share-pane').hidden = v !== 'share';
+    const views: View[] = ['replicas', 'groups', 'operator', 'share'];
     byId('stage-tabs')
       .querySelectorAll('button')
       .forEach((b, k) => b.classList.toggle('active', views[k] === v));
@@ -957,6 +963,8 @@ export class App {
         return handled(() => this.setView('groups', true));
       case '6':
         return handled(() => this.setView('operator', true));
+      case '7':
+        return handled(() => this.setView('share', true));
       case '3':
         return handled(() => this.setSide('checks', true));
       case '4':

@@ -14,6 +14,7 @@ import { hostsIndex } from './fold/hosts';
 import { messagesIndex } from './fold/messages';
 import { naturalCompare, replicasIndex } from './fold/replicas';
 import { scenarioIndex } from './fold/scenario';
+import { shareIndex } from './fold/share';
 import { valuesIndex } from './fold/values';
 import { SCENARIO_LANE_LABEL } from './labels';
 import { HostNames } from './hostNames';
@@ -67,6 +68,9 @@ export type MarkerKind =
   | 'rejected'
   | 'fenced'
   | 'rebalance'
+  | 'lock-expired'
+  | 'archived'
+  | 'dead-letter'
   | 'scenario';
 
 /** A notable event: a stop for "next notable", a glyph on the timeline. */
@@ -123,6 +127,7 @@ const CATEGORY_BY_PREFIX: [string, string][] = [
   ['producer.', 'producer'],
   ['consumer.', 'consumer'],
   ['group.', 'group'],
+  ['share.', 'share'],
   ['scenario.', 'scenario'],
   ['final.', 'scenario'],
   ['caption', 'caption'],
@@ -142,6 +147,7 @@ export const CATEGORY_PRIORITY: Record<string, number> = {
   disk: 6,
   log: 6,
   group: 5,
+  share: 4,
   consumer: 4,
   replica: 3,
   send: 2,
@@ -308,6 +314,7 @@ export class TraceModel {
       valuesIndex(c),
       messagesIndex(c, (m) => (messages = m)),
       groupsIndex(c),
+      shareIndex(c),
     ];
     const dispatch = dispatcher(...folds.map((f) => f.handlers));
     const kindIds = new Map<string, number>();
