@@ -19,5 +19,5 @@ export function linkMenu(hostName: string, peers: readonly { readonly id: string
       }),
     ),
   );
-  return el('div', { class: 'menu-links', 'data-testid': 'link-menu' }, el('div', { class: 'menu-head' }, `its links, for 10 s:`), el('div', { class: 'link-rows' }, ...rows));
+  return el('div', { class: 'menu-links', 'data-testid': 'link-menu' }, el('div', { class: 'menu-subhead' }, 'its links, for 10 s:'), el('div', { class: 'link-rows' }, ...rows));
 }
