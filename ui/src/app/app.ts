@@ -6,7 +6,8 @@ import type { RunPayload, WorkerRequest } from '../worker/protocol';
 import { LoadedRun } from './loadedRun';
 import { findScenario, LIBRARY, usesAnalogy } from './library';
 import { lessonView } from './curriculum';
-import { actionsFor, decodeFault, describeFault, encodeFault, withFaults, type LiveFault } from './liveFault';
+import { actionsFor, decodeFault, describeFault, encodeFault, linkPeers, withFaults, type LiveFault } from './liveFault';
+import { linkMenu } from '../views/linkMenu';
 import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
 import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
 import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
@@ -272,10 +273,15 @@ export class App {
       });
       return b;
     });
-    replace(menu, el('div', { class: 'menu-head' }, `${m ? m.names.host(host) : host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    const name = (h: string) => (m ? m.names.host(h) : h.replace(/^(broker|controller)-/, '$1 '));
+    const links = linkMenu(name(host), m ? linkPeers(host, m.lanes).map((id) => ({ id, name: name(id) })) : [], (peer, fault, durationMs) => {
+      close();
+      this.fork({ fault, host, peer, atMs, durationMs });
+    });
+    replace(menu, el('div', { class: 'menu-head' }, `${name(host)} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items, links);
     menu.hidden = false;
-    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
-    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
+    menu.style.left = `${Math.max(8, Math.min(x, window.innerWidth - menu.offsetWidth - 8))}px`;
+    menu.style.top = `${Math.max(8, Math.min(y, window.innerHeight - menu.offsetHeight - 8))}px`;
     document.addEventListener('mousedown', outside, true);
   }
 
