@@ -217,6 +217,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   );
   topics.push(...consumerTopics(s, groups));
   if (hasTransactions(s)) topics.push(...transactionTopics(s.cluster.brokerConfig));
+  topics.push(...attachShareConsumers.topics(s));
   let t0: Micros;
   try {
     t0 = cluster.boot(topics);

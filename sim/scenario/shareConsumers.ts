@@ -8,7 +8,9 @@ import type { KafkaCluster } from '../kafka/cluster';
 import { ShareConsumer } from '../kafka/client/share/shareConsumer';
 import { composeExtensions } from '../kafka/broker/transactionCoordinatorService';
 import { ShareGroupService } from '../kafka/share/shareGroupService';
-import { ShareStateStore } from '../kafka/share/shareStateStore';
+import type { TopicToCreate } from '../kafka/admin';
+import type { BrokerConfig } from '../kafka/config/configs';
+import { SHARE_GROUP_STATE_TOPIC } from '../kafka/share/coordinator/shareCoordinatorKey';
 import type { ResolvedShareConsumer } from './shareConsumersSpec';
 import type { ShareVersion } from '../kafka/share/shareVersion';
 
@@ -16,12 +18,35 @@ export const attachShareConsumers = {
   /** The brokers' extension with the share-group service beside what they already run (the group coordinator answers FindCoordinator). */
   brokerExtensions(s: { readonly shareConsumers: readonly ResolvedShareConsumer[]; readonly cluster: { readonly shareVersion: ShareVersion } }, inner: ((b: Broker) => BrokerExtension) | undefined): ((b: Broker) => BrokerExtension) | undefined {
     if (s.shareConsumers.length === 0) return inner;
-    // One store for the whole cluster: it outlives any broker (the share coordinator's role, see sim/kafka/share/README.md).
-    const store = new ShareStateStore();
     return (b) => {
-      const share = new ShareGroupService(b, store, s.cluster.shareVersion);
+      const share = new ShareGroupService(b, s.cluster.shareVersion);
       return inner ? composeExtensions(inner(b), share) : share;
     };
+  },
+
+  /**
+   * `__share_group_state`, where the share coordinator keeps share-partition state, with the configs Kafka creates
+   * it with. Kafka creates it on the first FindCoordinator for a share-partition key; here at boot, like the other
+   * internal topics. On fewer brokers than its replication factor it is not created.
+   * [src: share-coordinator/.../ShareCoordinatorService.java `shareGroupStateTopicConfigs`; core/.../AutoTopicCreationManager]
+   */
+  topics(s: { readonly shareConsumers: readonly ResolvedShareConsumer[]; readonly cluster: { readonly brokerConfig: BrokerConfig } }): TopicToCreate[] {
+    if (s.shareConsumers.length === 0) return [];
+    const c = s.cluster.brokerConfig;
+    return [
+      {
+        name: SHARE_GROUP_STATE_TOPIC,
+        numPartitions: c['share.coordinator.state.topic.num.partitions'],
+        replicationFactor: c['share.coordinator.state.topic.replication.factor'],
+        configs: {
+          'cleanup.policy': 'delete',
+          'compression.type': 'producer',
+          'segment.bytes': String(c['share.coordinator.state.topic.segment.bytes']),
+          'min.insync.replicas': String(c['share.coordinator.state.topic.min.isr']),
+        },
+        internal: true,
+      },
+    ];
   },
 
   start(s: { readonly shareConsumers: readonly ResolvedShareConsumer[] }, cluster: KafkaCluster, t0: Micros): void {

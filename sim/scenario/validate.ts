@@ -29,6 +29,7 @@ import {
 import { readConfig, resolveConfig } from '../kafka/config/def';
 import { readShareConsumers, readShareGroupConfig, readShareVersion, type ResolvedShareConsumer } from './shareConsumersSpec';
 import type { ShareVersion } from '../kafka/share/shareVersion';
+import { SHARE_GROUP_STATE_TOPIC } from '../kafka/share/coordinator/shareCoordinatorKey';
 import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
@@ -695,6 +696,10 @@ function scenarioHosts(x: {
   const offsetsRf = x.brokerConfig['offsets.topic.replication.factor'];
   if ((x.consumers.some((c) => c.group !== null) || x.shareConsumers.length > 0) && offsetsRf <= x.brokers) {
     topics.set(CONSUMER_OFFSETS_TOPIC, { partitions: x.brokerConfig['offsets.topic.num.partitions'], replicationFactor: offsetsRf });
+  }
+  // __share_group_state likewise, once share consumers run (`leader:__share_group_state/0`: a share coordinator).
+  if (x.shareConsumers.length > 0 && x.brokerConfig['share.coordinator.state.topic.replication.factor'] <= x.brokers) {
+    topics.set(SHARE_GROUP_STATE_TOPIC, { partitions: x.brokerConfig['share.coordinator.state.topic.num.partitions'], replicationFactor: x.brokerConfig['share.coordinator.state.topic.replication.factor'] });
   }
   const groups = [...x.consumers.flatMap((c) => (c.group === null ? [] : [c.group])), ...x.shareConsumers.map((c) => c.group)];
   return { hostIds: x.hostIds, zones, racks, tags, brokers: x.brokers, topics, groups };

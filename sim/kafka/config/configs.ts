@@ -111,6 +111,13 @@ export const BROKER_CONFIGS = {
   'group.share.min.heartbeat.interval.ms': int(5000, 'smallest share.heartbeat.interval.ms a group may set', { min: 1 }),
   'group.share.max.heartbeat.interval.ms': int(15_000, 'largest share.heartbeat.interval.ms a group may set', { min: 1 }),
   'group.share.max.size': int(200, 'members a share group may have', { min: 1, max: 1000 }),
+  // The share coordinator and __share_group_state (KIP-932) [src: share-coordinator/.../ShareCoordinatorConfig.java]
+  'share.coordinator.state.topic.num.partitions': int(50, 'partitions of __share_group_state', { min: 1 }),
+  'share.coordinator.state.topic.replication.factor': int(3, 'replication factor of __share_group_state (it is not created on fewer brokers: share-partitions then cannot load or save their state)', { min: 1 }),
+  'share.coordinator.state.topic.min.isr': int(2, 'min.insync.replicas of __share_group_state', { min: 1 }),
+  'share.coordinator.state.topic.segment.bytes': int(104_857_600, 'segment size of __share_group_state', { min: 1 }),
+  'share.coordinator.snapshot.update.records.per.snapshot': int(500, 'ShareUpdate records the share coordinator writes for a share-partition between two ShareSnapshot records', { min: 0, max: 500 }),
+  'share.coordinator.write.timeout.ms': int(5000, 'how long a share coordinator write waits for the replicas of __share_group_state', { min: 1 }),
   // Share-group dead-letter queues (KIP-1191, Kafka 4.4) [src: group-coordinator/.../GroupCoordinatorConfig.java `ERRORS_DEADLETTERQUEUE_*`]
   'errors.deadletterqueue.topic.name.prefix': text('dlq.', 'a share group\'s dead-letter topic must start with this ("" allows any name)'),
   'errors.deadletterqueue.auto.create.topics.enable': bool(false, 'a missing dead-letter topic is created (with num.partitions, default.replication.factor and errors.deadletterqueue.group.enable=true)'),

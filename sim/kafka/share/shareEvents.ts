@@ -39,6 +39,8 @@ export const SHARE_KINDS = defineKinds({
   'share.dead-letter': { group: str, topic: str, partition: num, offset: num, dlqTopic: str, reason: oneOf('rejected', 'delivery-count-limit'), deliveryCount: num, dlqPartition: num },
   /** A DLQ write failed (`error`, `message`: the topic missing or not enabled, a wrong prefix, attempts spent): the record is archived without it. */
   'share.dead-letter.failed': { group: str, topic: str, partition: num, offset: num, dlqTopic: str, reason: oneOf('rejected', 'delivery-count-limit'), deliveryCount: num, error: str, message: str },
+  /** A broker became the share coordinator of a partition of __share_group_state and replayed its records (ShareSnapshot, ShareUpdate) into `sharePartitions` states. */
+  'share.coordinator.load': { partition: num, leaderEpoch: num, records: num, sharePartitions: num },
   /** An acknowledgement refused (INVALID_RECORD_STATE: the member did not hold every record it named). */
   'share.ack.refused': { group: str, topic: str, partition: num, memberId: str, type: str, offsets: list(num), error: str },
   /** A share-partition was (re)initialised on its leader: from the persisted state, or at `share.auto.offset.reset`. */

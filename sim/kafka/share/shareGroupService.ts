@@ -11,7 +11,9 @@ import { partitionForGroup } from '../coordinator/groupCoordinatorPartition';
 import { ShareGroupCoordinator } from './shareGroupCoordinator';
 import { SharePartitionManager } from './sharePartitionManager';
 import type { ShareAcknowledgeRequest, ShareFetchRequest, ShareGroupHeartbeatRequest } from './shareProtocol';
-import type { ShareStateStore } from './shareStateStore';
+import { ShareCoordinatorService } from './coordinator/shareCoordinatorService';
+import { DefaultStatePersister } from './coordinator/sharePersister';
+import { SHARE_GROUP_STATE_TOPIC } from './coordinator/shareCoordinatorKey';
 import { ShareGroupDlqManager, type DlqHost } from './shareGroupDlqManager';
 import { DLQ_PRODUCE_TIMEOUT_MS } from './dlqRules';
 import type { CreateTopicsRequest, CreateTopicsResponse, ProduceRequest, ProduceResponse } from '../protocol';
@@ -24,10 +26,11 @@ const UNSUPPORTED_VERSION_MESSAGE = 'The version of API is not supported.';
 export class ShareGroupService implements BrokerExtension {
   private readonly coordinator: ShareGroupCoordinator;
   private readonly partitions: SharePartitionManager;
+  /** The share coordinator of the __share_group_state partitions this broker leads. */
+  private readonly stateCoordinator: ShareCoordinatorService;
 
   constructor(
     private readonly broker: Broker,
-    store: ShareStateStore,
     private readonly shareVersion: ShareVersion = DEFAULT_SHARE_VERSION,
   ) {
     const groupConfig = (groupId: string): Record<string, string> => Object.fromEntries(broker.image.resourceConfigs('GROUP', groupId) ?? []);
@@ -48,6 +51,33 @@ export class ShareGroupService implements BrokerExtension {
       groupConfig,
       coordinates: (groupId) => broker.replicas.partition(CONSUMER_OFFSETS_TOPIC, partitionForGroup(groupId, broker.config['offsets.topic.num.partitions']))?.isLeader === true,
       partitionCount: (topic) => broker.image.topicByName(topic)?.partitions.length ?? -1,
+    });
+    this.stateCoordinator = new ShareCoordinatorService(broker, broker.trace);
+    const stateCoordinator = this.stateCoordinator;
+    const persister = new DefaultStatePersister({
+      get brokerId() {
+        return broker.brokerId;
+      },
+      get now() {
+        return broker.now;
+      },
+      get numPartitions() {
+        return broker.config['share.coordinator.state.topic.num.partitions'];
+      },
+      setTimer: (d, fn) => {
+        broker.setTimer(d, fn);
+      },
+      topicId: (topic) => broker.image.topicByName(topic)?.topicId,
+      stateLeader: (p) => {
+        const leader = broker.image.partitionByName(SHARE_GROUP_STATE_TOPIC, p)?.leader ?? -1;
+        return leader >= 0 && broker.image.broker(leader)?.fenced === false ? leader : -1;
+      },
+      local: stateCoordinator,
+      sendToBroker: (id, req, timeoutMs, done) => broker.sendToBroker(id, req, timeoutMs, done),
+      isCurrent: (topic, partition, leaderEpoch) => {
+        const p = broker.replicas.partition(topic, partition);
+        return p?.isLeader === true && p.leaderEpoch === leaderEpoch;
+      },
     });
     this.partitions = new SharePartitionManager(
       {
@@ -72,7 +102,7 @@ export class ShareGroupService implements BrokerExtension {
         },
         send: (to, msg, bytes) => broker.send(to, msg, bytes),
       },
-      store,
+      persister,
       new ShareGroupDlqManager(dlqHost(broker, groupConfig)),
       shareVersion,
     );
@@ -92,7 +122,7 @@ export class ShareGroupService implements BrokerExtension {
         this.partitions.handleAcknowledge(from, msg as ShareAcknowledgeRequest);
         return true;
       default:
-        return false;
+        return this.stateCoordinator.handle(from, msg);
     }
   }
 
@@ -119,6 +149,7 @@ export class ShareGroupService implements BrokerExtension {
   }
 
   onMetadataApplied(): void {
+    this.stateCoordinator.onMetadataApplied();
     this.coordinator.onMetadataApplied();
     this.partitions.onMetadataApplied();
   }

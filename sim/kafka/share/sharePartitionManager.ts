@@ -2,7 +2,9 @@
  * The partition leader's side of share groups: it serves ShareFetch and ShareAcknowledge for the partitions this
  * broker leads, keeps one SharePartition per (group, topic-partition), arms a timer at the earliest acquisition
  * lock, parks a ShareFetch that acquired nothing for up to its maxWaitMs (woken by a high-watermark increase or a
- * release), and writes every change through the share-state store so that a new leader carries on.
+ * release), and writes every change to the share coordinator (`__share_group_state`) so that a new leader
+ * carries on: a share-partition is initialised from what the coordinator read back (while that read is in flight
+ * its fetches acquire nothing).
  * [src: core/src/main/java/kafka/server/share/SharePartitionManager.java `fetchMessages`, `acknowledge`,
  * `releaseSession`; DelayedShareFetch.java; ShareFetchUtils.java `processFetchResponse`]
  */
@@ -24,7 +26,8 @@ import {
   type ShareFetchResponse,
 } from './shareProtocol';
 import { SharePartition, type StateTransition } from './sharePartition';
-import type { ShareStateStore } from './shareStateStore';
+import type { SharePersister } from './coordinator/sharePersister';
+import type { PersistedShareState } from './sharePartition';
 import type { ShareGroupDlqManager } from './shareGroupDlqManager';
 import { inferredDlqReason } from './dlqRules';
 import { DEFAULT_SHARE_VERSION, supportsShareGroupDlq, type ShareVersion } from './shareVersion';
@@ -76,12 +79,14 @@ const key = (group: string, topic: string, partition: number): string => `${grou
 
 export class SharePartitionManager {
   private readonly entries = new Map<string, Entry>();
+  /** Share-partitions whose persisted state is being read, with the leader epoch that asked. */
+  private readonly loading = new Map<string, number>();
   private readonly parked: ParkedFetch[] = [];
   private wakeScheduled = false;
 
   constructor(
     private readonly host: SharePartitionHost,
-    private readonly store: ShareStateStore,
+    private readonly persister: SharePersister,
     private readonly dlq: ShareGroupDlqManager | null = null,
     private readonly shareVersion: ShareVersion = DEFAULT_SHARE_VERSION,
   ) {}
@@ -98,24 +103,45 @@ export class SharePartitionManager {
     return { ...l, dlqEnabled: this.dlq !== null && supportsShareGroupDlq(this.shareVersion) && l.dlqTopicName !== '' };
   }
 
-  /** The share-partition of (group, tp) if this broker leads tp: loaded from the store or initialised on first use, or after a leader change. */
-  private entry(group: string, topic: string, partition: number): Entry | null {
+  /**
+   * The share-partition of (group, tp) if this broker leads tp; 'loading' while its persisted state is read
+   * (on first use, or after a leader change); null when this broker does not lead tp.
+   * [SharePartitionManager.java `getOrCreateSharePartition`; SharePartition.java `maybeInitialize`]
+   */
+  private entry(group: string, topic: string, partition: number): Entry | 'loading' | null {
     const leader = this.host.leaderOf(topic, partition);
     const k = key(group, topic, partition);
     const e = this.entries.get(k);
     if (!leader) {
       if (e) this.drop(k, e);
+      this.loading.delete(k);
       return null;
     }
-    const limits = this.limitsOf(group);
     if (e && e.leaderEpoch === leader.leaderEpoch) {
-      e.sp.limits = limits;
+      e.sp.limits = this.limitsOf(group);
       this.archiveBelowLogStart(e, leader.log);
       return e;
     }
     if (e) this.drop(k, e);
-    const persisted = this.store.read(group, topic, partition);
-    const log = leader.log;
+    const epoch = leader.leaderEpoch;
+    if (this.loading.get(k) === epoch) return 'loading';
+    this.loading.set(k, epoch);
+    this.persister.read(group, topic, partition, epoch, (persisted) => {
+      if (this.loading.get(k) !== epoch) return;
+      this.loading.delete(k);
+      const now = this.host.leaderOf(topic, partition);
+      if (!now || now.leaderEpoch !== epoch) return;
+      this.initialize(group, topic, partition, epoch, now.log, persisted);
+      this.scheduleWake();
+    });
+    // This broker's own coordinator answers at once.
+    const ready = this.entries.get(k);
+    return ready?.leaderEpoch === epoch ? ready : 'loading';
+  }
+
+  /** The share-partition from its persisted state, or new at share.auto.offset.reset. [SharePartition.java `maybeInitialize`, `startOffsetDuringInitialization`] */
+  private initialize(group: string, topic: string, partition: number, leaderEpoch: number, log: LeaderLog, persisted: PersistedShareState | null): void {
+    const limits = this.limitsOf(group);
     const sp = persisted
       ? SharePartition.restore(persisted, limits)
       : new SharePartition(
@@ -127,23 +153,22 @@ export class SharePartitionManager {
           }),
           limits,
         );
-    const fresh: Entry = { group, topic, partition, leaderEpoch: leader.leaderEpoch, sp, timer: NO_TIMER, timerAtMs: Infinity };
-    this.entries.set(k, fresh);
+    const fresh: Entry = { group, topic, partition, leaderEpoch, sp, timer: NO_TIMER, timerAtMs: Infinity };
+    this.entries.set(key(group, topic, partition), fresh);
     this.host.trace.emit('share.partition.init', this.host.nodeId, {
       group,
       topic,
       partition,
-      leaderEpoch: leader.leaderEpoch,
+      leaderEpoch,
       spso: sp.startOffset,
       speo: sp.endOffset,
       source: persisted ? 'persisted' : 'auto.offset.reset',
     });
-    this.store.write(group, topic, partition, sp.snapshot());
+    this.persist(fresh);
     this.archiveBelowLogStart(fresh, log);
     // Records still ARCHIVING when the state was written go to the DLQ again: the write may have been done
     // already, so a record can be dead-lettered twice. [src: SharePartition.java (DLQ rerun on initialization)]
     for (const a of sp.archiving()) this.deadLetter(fresh, a.offset, a.deliveryCount, inferredDlqReason(a.deliveryCount, limits.deliveryCountLimit));
-    return fresh;
   }
 
   private drop(k: string, e: Entry): void {
@@ -156,6 +181,10 @@ export class SharePartitionManager {
     for (const [k, e] of [...this.entries]) {
       const leader = this.host.leaderOf(e.topic, e.partition);
       if (!leader || leader.leaderEpoch !== e.leaderEpoch) this.drop(k, e);
+    }
+    for (const [k, epoch] of [...this.loading]) {
+      const [, topic, partition] = k.split('\u0000') as [string, string, string];
+      if (this.host.leaderOf(topic, Number(partition))?.leaderEpoch !== epoch) this.loading.delete(k);
     }
   }
 
@@ -197,8 +226,10 @@ export class SharePartitionManager {
     for (const p of req.partitions) {
       const ackError = ackErrors.get(key('', p.topic, p.partition)) ?? 'NONE';
       const e = req.shareSessionEpoch === -1 ? null : this.entry(req.groupId, p.topic, p.partition);
-      if (req.shareSessionEpoch === -1) {
+      // A final fetch acquires nothing; nor does a share-partition whose state is still being read.
+      if (req.shareSessionEpoch === -1 || e === 'loading') {
         out.push({ topic: p.topic, partition: p.partition, error: 'NONE', acknowledgeError: ackError, currentLeader: null, records: [], acquiredRecords: [] });
+        if (ackError !== 'NONE') any = true;
         continue;
       }
       if (!e) {
@@ -290,6 +321,8 @@ export class SharePartitionManager {
   private acknowledgeOne(group: string, memberId: string, topic: string, partition: number, batches: ShareFetchRequest['partitions'][number]['acknowledgementBatches']): KafkaError {
     const e = this.entry(group, topic, partition);
     if (!e) return 'NOT_LEADER_OR_FOLLOWER';
+    // Still loading: nothing is acquired here yet, so the member holds none of what it names.
+    if (e === 'loading') return 'INVALID_RECORD_STATE';
     const r = e.sp.acknowledge(memberId, batches, this.nowMs);
     if (r.error !== 'NONE') {
       for (const b of batches) {
@@ -356,7 +389,7 @@ export class SharePartitionManager {
   }
 
   private persist(e: Entry): void {
-    this.store.write(e.group, e.topic, e.partition, e.sp.snapshot());
+    this.persister.write(e.group, e.topic, e.partition, e.leaderEpoch, e.sp.snapshot());
     this.armLockTimer(e);
   }
 

@@ -100,3 +100,40 @@ export function acquiredRuns(acquired: readonly { offset: number; deliveryCount:
   }
   return out;
 }
+
+// ---- the share coordinator's RPCs (the partition leader's persister to the coordinator of the key) ----
+// [src: clients/src/main/resources/common/message/ReadShareGroupStateRequest.json, ReadShareGroupStateResponse.json,
+// WriteShareGroupStateRequest.json, WriteShareGroupStateResponse.json]
+
+/** A run of offsets with one state id (RecordState) and one delivery count. */
+export interface PersisterStateBatch {
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly deliveryState: number;
+  readonly deliveryCount: number;
+}
+
+export interface ReadShareGroupStateRequest extends Req<'ReadShareGroupState'> {
+  readonly groupId: string;
+  readonly topicId: string;
+  readonly partition: number;
+  readonly leaderEpoch: number;
+}
+export interface ReadShareGroupStateResponse extends Req<'ReadShareGroupStateResponse'> {
+  readonly error: KafkaError;
+  /** -1 when nothing was ever written for the key. */
+  readonly startOffset: number;
+  readonly stateBatches: readonly PersisterStateBatch[];
+}
+
+export interface WriteShareGroupStateRequest extends Req<'WriteShareGroupState'> {
+  readonly groupId: string;
+  readonly topicId: string;
+  readonly partition: number;
+  readonly leaderEpoch: number;
+  readonly startOffset: number;
+  readonly stateBatches: readonly PersisterStateBatch[];
+}
+export interface WriteShareGroupStateResponse extends Req<'WriteShareGroupStateResponse'> {
+  readonly error: KafkaError;
+}

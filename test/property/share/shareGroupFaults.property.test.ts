@@ -6,7 +6,7 @@ import { validateScenario } from '../../../sim/scenario/validate';
 
 /*
  * Under random faults — share consumers killed or paused mid-acquisition, brokers (partition leaders, the group
- * coordinator, the DLQ topic's leader) crashed and restarted — a share group still acknowledges no record on
+ * coordinator, the share coordinator of __share_group_state, the DLQ topic's leader) crashed and restarted — a share group still acknowledges no record on
  * behalf of a member that did not hold it, finishes every record (acknowledged, archived, or dead-lettered then
  * archived: a record left ARCHIVING counts as unfinished), gives every archived record its DLQ write (done or
  * failed; twice when a new leader reran it), and delivers none more often than group.share.delivery.count.limit.
@@ -16,7 +16,7 @@ const LIMIT = 4;
 
 const faultArb = fc.record({
   fault: fc.constantFrom('crash', 'pause'),
-  target: fc.constantFrom('worker-1', 'worker-2', 'worker-3', 'worker-4', 'leader:jobs/0', 'leader:jobs/1', 'coordinator:jobs', 'leader:dlq.jobs/0'),
+  target: fc.constantFrom('worker-1', 'worker-2', 'worker-3', 'worker-4', 'leader:jobs/0', 'leader:jobs/1', 'coordinator:jobs', 'leader:dlq.jobs/0', 'leader:__share_group_state/0'),
   atMs: fc.integer({ min: 3000, max: 12_000 }),
   durationMs: fc.integer({ min: 500, max: 8000 }),
 });
@@ -27,7 +27,7 @@ function spec(seed: number, faults: readonly { fault: string; target: string; at
     seed,
     duration: '15s',
     quiet: '40s',
-    cluster: { controllers: 1, brokers: 3, broker: { 'offsets.topic.num.partitions': 3, 'group.share.delivery.count.limit': LIMIT }, features: { 'share.version': 2 } },
+    cluster: { controllers: 1, brokers: 3, broker: { 'offsets.topic.num.partitions': 3, 'share.coordinator.state.topic.num.partitions': 1, 'group.share.delivery.count.limit': LIMIT }, features: { 'share.version': 2 } },
     topics: [
       { name: 'jobs', partitions: 2, replicationFactor: 3, config: { 'min.insync.replicas': 2 } },
       { name: 'dlq.jobs', partitions: 1, replicationFactor: 3, config: { 'min.insync.replicas': 2, 'errors.deadletterqueue.group.enable': true } },

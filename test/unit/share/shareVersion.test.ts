@@ -9,7 +9,7 @@ const base: ScenarioSpec = {
   id: 'share-version',
   duration: '4s',
   quiet: '1s',
-  cluster: { controllers: 1, brokers: 3, broker: { 'offsets.topic.num.partitions': 1 } },
+  cluster: { controllers: 1, brokers: 3, broker: { 'offsets.topic.num.partitions': 1, 'share.coordinator.state.topic.num.partitions': 1 } },
   topics: [{ name: 'jobs', partitions: 1, replicationFactor: 3 }],
   producers: [{ id: 'p', workload: { topic: 'jobs', rate: 20 } }],
   shareConsumers: [{ id: 'w', count: 2, group: 'jobs', topics: ['jobs'] }],
