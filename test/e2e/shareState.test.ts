@@ -7,6 +7,8 @@ import { shareLimitsOf } from '../../ui/src/model/shareModel';
 import { describeEvent } from '../../ui/src/model/labels';
 import { lessonView } from '../../ui/src/app/curriculum';
 import { LIBRARY } from '../../ui/src/app/library';
+import { TraceModel } from '../../ui/src/model/traceModel';
+import { makeHeader } from '../../sim/core/trace';
 
 const base = { group: 'jobs', topic: 'q', partition: 0 };
 let seq = 0;
@@ -179,5 +181,19 @@ describe('share lessons', () => {
     expect(share.map((s) => s.id)).toContain('share-group-poison-pill');
     expect(share.length).toBeGreaterThanOrEqual(6);
     for (const s of LIBRARY) expect(lessonView(s) === 'share', s.id).toBe(share.includes(s));
+  });
+});
+
+describe('share moments on the timeline', () => {
+  it('marks lock expiries, archives and dead-letter writes (a share group\'s and a consumer application\'s) on the lane of the node that made them', () => {
+    const app = ev(50_000_000, 'consumer.dead-letter', 'ledger-1', { topic: 'payments-dlt', partition: 0, offset: 7, sourceTopic: 'payments', sourcePartition: 1, sourceOffset: 42, key: null, value: 'bad', ok: true, error: 'NONE' });
+    const m = new TraceModel(makeHeader('hand', 1, null), [...TRACE, app], {});
+    const marks = m.markers.filter((k) => k.kind === 'lock-expired' || k.kind === 'archived' || k.kind === 'dead-letter').map((k) => [k.kind, m.lanes[k.lane]!.id, k.label]);
+    expect(marks).toEqual([
+      ['lock-expired', 'broker-1', 'jobs q-0: the acquisition lock of offset 2 held by worker-1 expired; available again'],
+      ['dead-letter', 'broker-1', 'jobs q-0: offset 3 written to the dead-letter topic dlq.jobs (delivery count limit), after 2 deliveries'],
+      ['archived', 'broker-1', 'jobs q-0: offset 3 archived (dead-letter, delivered 2 times)'],
+      ['dead-letter', 'ledger-1', 'payments-1 offset 42 written to the dead-letter topic payments-dlt-0 at offset 7'],
+    ]);
   });
 });

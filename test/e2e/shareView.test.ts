@@ -93,6 +93,8 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     const side = (label: string) => `[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-cell][data-tp="${tp}"][data-state=ARCHIVED]`;
     await expect(page.locator(side('A')).getAttribute('data-delivery')).resolves.toBe('5');
     await expect(page.locator(side('B')).getAttribute('data-delivery')).resolves.toBe('3');
+    // Each side names the limit its brokers applied.
+    for (const [label, limit] of [['A', 5], ['B', 3]] as const) await expect(page.locator(`[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-group]`).textContent()).resolves.toContain(`share.delivery.count.limit ${limit} `);
     expect(await fitsAcross(page)).toEqual([]);
     await screenshot(page, 'share-poison-pill-compare');
     expect(errors).toEqual([]);

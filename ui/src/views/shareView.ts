@@ -129,14 +129,26 @@ export class ShareView {
           'div',
           { class: 'share-side', 'data-side': side.label },
           head,
-          ...list.map((p) => {
+          ...list.flatMap((p, k) => {
             // Compact cells only when the window does not fit at full size.
             const full = planGrid(p.spso, p.speo, colsFor(FULL), rowsFor(FULL));
             const g = full.hidden > 0 ? COMPACT : FULL;
-            return this.block(side, s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, m.now);
+            const block = this.block(side, s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, m.now);
+            return k > 0 && list[k - 1]!.group === p.group ? [block] : [this.groupLine(side, p.group), block];
           }),
         );
       }),
+    );
+  }
+
+  /** A share group's limits as its partitions apply them (its share.* group configs over the broker's defaults). */
+  private groupLine(side: Side, group: string): HTMLElement {
+    const l = side.share.limitsOf(group);
+    return el(
+      'div',
+      { class: 'share-group', 'data-testid': 'share-group', 'data-group': group },
+      el('b', {}, group),
+      l ? ` share group · share.delivery.count.limit ${l.deliveryCountLimit} · share.record.lock.duration.ms ${l.recordLockDurationMs} · share.partition.max.record.locks ${l.maxInFlightRecords}` : ' share group',
     );
   }
 
