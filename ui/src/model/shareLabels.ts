@@ -18,11 +18,11 @@ export const SHARE_MARK = {
 
 /** What a record state means, for the legend and the hover. */
 export const STATE_TEXT: Record<string, string> = {
-  AVAILABLE: 'available: any member may acquire it',
-  ACQUIRED: 'acquired: locked to one member until it acknowledges or the lock expires',
-  ACKNOWLEDGED: 'acknowledged (ACCEPT): done',
-  ARCHIVING: 'archiving: being written to the dead-letter topic',
-  ARCHIVED: 'archived: never delivered again (REJECT, or the delivery-count limit)',
+  AVAILABLE: 'any member may acquire it',
+  ACQUIRED: 'locked to one member until it acknowledges it or the lock expires',
+  ACKNOWLEDGED: 'done (ACCEPT)',
+  ARCHIVING: 'being written to the dead-letter topic',
+  ARCHIVED: 'never delivered again (REJECT, or the delivery-count limit)',
 };
 
 /** Why a record is in its state, from the transition's cause. */

@@ -163,13 +163,19 @@ export class ShareView {
       g.appendChild(svgEl('line', { x1: 4, x2: 4, y1: 0, y2: 12, stroke: color, 'stroke-width': 2 }));
       return g;
     };
+    const held = () => {
+      const g = svgEl('svg', { width: 14, height: 14, viewBox: '0 0 14 14' });
+      g.appendChild(svgEl('rect', { x: 1, y: 0, width: 12, height: 9, rx: 2, fill: SHARE_STATE_COLORS['ACQUIRED']! }));
+      g.appendChild(svgEl('rect', { x: 1, y: 10, width: 8, height: 3, fill: d3.schemeTableau10[0]! }));
+      return g;
+    };
     const item = (kind: string, icon: SVGElement, text: string) => el('span', { 'data-legend': kind, title: STATE_TEXT[kind] ?? '' }, icon, ` ${text}`);
     replace(
       this.legend,
       ...Object.entries(SHARE_STATE_COLORS).map(([state, fill]) => item(state, swatch(fill), state)),
       item('redelivered', swatch('#fff', REDELIVERED), 'delivered more than once (the digit: delivery count; small cells write it from 2)'),
       item('dead-letter', swatch(SHARE_STATE_COLORS['ARCHIVED']!, DLQ), 'dead-lettered'),
-      item('lock', swatch('#fff'), '▁ holder, as long as its lock has left'),
+      item('lock', held(), 'holder (its colour), as long as its lock has left'),
       item('spso', line(SPSO_COLOR), 'SPSO'),
       item('speo', line(SPEO_COLOR), 'SPEO'),
     );
