@@ -13,7 +13,8 @@ export const SHARE_MARK = {
     `${e.group} ${e.topic}-${e.partition}: the acquisition lock of ${offsets(e.offsets)} held by ${e.memberId === '' ? 'nobody' : name(e.memberId)} expired; ${e.to === 'ARCHIVED' ? 'archived at the delivery-count limit' : 'available again'}`,
   archived: (e: TraceEventOf<'share.transition'>, name: NameOf) =>
     `${e.group} ${e.topic}-${e.partition}: ${offsets(e.offsets)} archived (${e.cause}${e.memberId === '' ? '' : ` by ${name(e.memberId)}`}, delivered ${e.deliveryCounts.join(', ')} time${e.deliveryCounts.length === 1 && e.deliveryCounts[0] === 1 ? '' : 's'})`,
-  deadLetter: (d: DeadLetterFields) => `${d.group} ${d.topic}-${d.partition}: offset ${d.offset} written to the dead-letter topic ${d.dlqTopic || '?'}${d.reason ? ` (${d.reason})` : ''}${d.deliveryCount >= 0 ? `, after ${d.deliveryCount} deliveries` : ''}`,
+  deadLetter: (d: DeadLetterFields) =>
+    `${d.group} ${d.topic}-${d.partition}: offset ${d.offset} ${d.failed ? `could not be written to the dead-letter topic ${d.dlqTopic || '?'} (${d.error}); archived without it` : `written to the dead-letter topic ${d.dlqTopic || '?'}${d.dlqPartition >= 0 ? `-${d.dlqPartition}` : ''}`}${d.reason ? `, ${d.reason}` : ''}${d.deliveryCount >= 0 ? `, after ${d.deliveryCount} deliver${d.deliveryCount === 1 ? 'y' : 'ies'}` : ''}`,
 };
 
 /** What a record state means, for the legend and the hover. */
@@ -38,6 +39,7 @@ export const CAUSE_TEXT: Record<string, string> = {
   gap: 'a gap in the log',
   'leader-change': 'a new leader restored the share-partition',
   'dead-letter': 'written to the dead-letter topic',
+  'dead-letter-failed': 'its dead-letter write failed: archived without it',
 };
 
 const at = (e: { group: string; topic: string; partition: number }) => `${e.group} ${e.topic}-${e.partition}`;
