@@ -12,6 +12,15 @@ function trace(id: string): TraceEvent[] {
   return runScenario(validateScenario(JSON.parse(readFileSync(join(ROOT, 'scenarios', `${id}.json`), 'utf8')) as ScenarioSpec), { seed: 1 }).trace as TraceEvent[];
 }
 
+/** Moves the page to another link of the same run, as the back button would: the app reuses the run it has (no second simulation). */
+async function goTo(page: Page, query: string, loads: number, timeout?: number): Promise<void> {
+  await page.evaluate((q) => {
+    history.pushState(null, '', q);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
+  await waitLoaded(page, loads, timeout);
+}
+
 const cell = (tp: string, offset: number) => `[data-testid=share-pane] [data-testid=share-cell][data-tp="${tp}"][data-offset="${offset}"]`;
 
 /** Every share cell lies across inside the stage (which scrolls down, never across), and the page is no wider than the window. */
@@ -87,9 +96,8 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     await screenshot(page, 'share-poison-pill-end');
 
     // The lesson's experiment, beside it: with group.share.delivery.count.limit=3 the pill is archived after three deliveries.
-    await page.goto(`${app.url}?s=share-group-poison-pill&seed=1&view=share&compare=1&b=broker.group.share.delivery.count.limit%3D3&e=${archive.seq}`);
-    // Two runs in the page's worker: more time on a loaded machine.
-    await waitLoaded(page, 1, 180_000);
+    // A is the run the page has; B is simulated in the page's worker.
+    await goTo(page, `?s=share-group-poison-pill&seed=1&view=share&compare=1&b=broker.group.share.delivery.count.limit%3D3&e=${archive.seq}`, 2, 120_000);
     const side = (label: string) => `[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-cell][data-tp="${tp}"][data-state=ARCHIVED]`;
     await expect(page.locator(side('A')).getAttribute('data-delivery')).resolves.toBe('5');
     await expect(page.locator(side('B')).getAttribute('data-delivery')).resolves.toBe('3');
@@ -120,8 +128,7 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     await screenshot(page, 'share-crash-lock-expired');
 
     // After it: another member acquired it, delivery count 2.
-    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${again.seq}`);
-    await waitLoaded(page, 1);
+    await goTo(page, `?s=share-consumer-crash-redelivery&seed=1&view=share&e=${again.seq}`, 2);
     await expect(c.getAttribute('data-state')).resolves.toBe('ACQUIRED');
     await expect(c.getAttribute('data-delivery')).resolves.toBe('2');
     await expect(c.textContent()).resolves.toBe('2');
@@ -139,8 +146,7 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     const touches = (e: TraceEvent) => (e.kind === 'share.acquire' || e.kind === 'share.transition') && e.topic === expired.topic && e.partition === expired.partition && e.offsets.includes(offset);
     const last = tr.filter((e) => e.seq <= later && touches(e)).at(-1)!;
     expect(last.seq).toBeLessThan(later);
-    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`);
-    await waitLoaded(page, 1);
+    await goTo(page, `?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`, 3);
     await c.click();
     await page.waitForFunction((i) => document.querySelector('#status')!.getAttribute('data-cursor') === String(i), last.seq);
     expect(await page.locator('[data-testid=share-pane] [data-testid=share-chosen]').count()).toBe(1);
