@@ -48,6 +48,8 @@ export const SHARE_GROUP_CONFIG_NAMES = [
   'share.heartbeat.interval.ms',
   'share.delivery.count.limit',
   'share.partition.max.record.locks',
+  'errors.deadletterqueue.topic.name',
+  'errors.deadletterqueue.copy.record.enable',
 ] as const;
 
 export interface ShareReadContext {
@@ -144,7 +146,7 @@ export function readShareGroupConfig(raw: unknown, path: string, broker: BrokerC
   const o = expectObject(raw ?? {}, path, SHARE_GROUP_CONFIG_NAMES);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(o)) {
-    if (typeof v !== 'string' && typeof v !== 'number') throw new ValidationError(join(path, k), v, 'a number or a string');
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ValidationError(join(path, k), v, 'a number, a string or a boolean');
     out[k] = String(v);
     const e = shareGroupLimits(broker, out);
     if (typeof e === 'string') throw new ValidationError(join(path, k), v, 'a value within the broker\'s group.share.* bounds', e);

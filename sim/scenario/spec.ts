@@ -63,6 +63,8 @@ export interface ClusterSpec {
   readonly controllers?: number;
   /** Brokers, ids 1..n. Default 3. */
   readonly brokers?: number;
+  /** What the story and the UI call brokers 1..n, in id order (ids stay 1..n): `["london", "paris", "tokyo"]`. */
+  readonly brokerNames?: readonly string[];
   /** Rack of each broker in order (cycled); sets broker.rack and makes placement rack-aware. */
   readonly racks?: readonly string[];
   /** Zone of each broker in order (cycled); default: the rack, or one zone. */

@@ -272,7 +272,7 @@ export class App {
       });
       return b;
     });
-    replace(menu, el('div', { class: 'menu-head' }, `${host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    replace(menu, el('div', { class: 'menu-head' }, `${m ? m.names.host(host) : host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
     menu.hidden = false;
     menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
     menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
@@ -346,7 +346,7 @@ export class App {
     const forks = setsB ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
     const want: { label: string; sets: readonly string[]; spec: ScenarioSpec; forks: readonly LiveFault[] }[] = [{ label: 'A', sets, spec, forks: [] }];
     if (setsB) want.push({ label: 'B', sets: setsB, spec: withFaults(spec, forks), forks });
-    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f)}`).join('')}`));
+    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f, this.runA?.model.names ?? null)}`).join('')}`));
     try {
       const payloads = await Promise.all(
         want.map((w, k) => {
@@ -748,14 +748,14 @@ export class App {
   /** What the learner changed on a side (its settings, a fault added from the screen), or null. */
   private changeOf(label: 'A' | 'B', run: LoadedRun): string | null {
     const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
-    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f)}`)];
+    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f, this.runA?.model.names ?? null)}`)];
     return parts.length > 0 ? parts.join(', ') : null;
   }
 
   private changedText(label: 'A' | 'B', run: LoadedRun): string {
     const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
     const sets = run.payload.sets.length > 0 ? describeSets(run.payload.sets) : '';
-    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f)}`)].filter(Boolean);
+    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f, this.runA?.model.names ?? null)}`)].filter(Boolean);
     return parts.length > 0 ? `changed: ${parts.join(' ')}` : 'as the scenario says';
   }
 

@@ -17,6 +17,7 @@ import { scenarioIndex } from './fold/scenario';
 import { shareIndex } from './fold/share';
 import { valuesIndex } from './fold/values';
 import { SCENARIO_LANE_LABEL } from './labels';
+import { HostNames } from './hostNames';
 import { brokerOfNode } from './nodes';
 
 export type LaneGroup = 'scenario' | 'controller' | 'broker' | 'client';
@@ -173,6 +174,7 @@ interface Placement {
   rackOf(node: string): string;
   writebackUs: number | null;
   spec: ScenarioSpec | null;
+  brokerNames: readonly string[] | null;
 }
 
 /** Where each host sits (zone, rack), from the scenario in the trace header, as sim/kafka/cluster.ts places them. */
@@ -181,12 +183,14 @@ function placement(header: TraceHeader): Placement {
   let zones: readonly string[] = [];
   let racks: readonly (string | null)[] = [];
   let writebackUs: number | null = 30_000_000;
+  let brokerNames: readonly string[] | null = null;
   const clientZones = new Map<string, string>();
   if (spec) {
     try {
       const s = validateScenario(spec);
       zones = s.cluster.zones;
       racks = s.cluster.racks;
+      brokerNames = s.cluster.brokerNames;
       const wb = s.cluster.disk?.writebackDelayMs;
       writebackUs = wb === null ? null : wb === undefined ? 30_000_000 : wb * 1000;
       for (const p of s.producers) if (p.zone) clientZones.set(p.id, p.zone);
@@ -199,6 +203,7 @@ function placement(header: TraceHeader): Placement {
   return {
     spec,
     writebackUs,
+    brokerNames,
     zoneOf(node) {
       const c = /^controller-(\d+)$/.exec(node);
       if (c) return zones.length > 0 ? zones[(Number(c[1]) - 1) % zones.length]! : first;
@@ -262,6 +267,8 @@ export class TraceModel {
   readonly tQuiet: number;
   readonly writebackUs: number | null;
   readonly spec: ScenarioSpec | null;
+  /** What the views call each host (the scenario's broker names, or "broker N"). */
+  readonly names: HostNames;
   readonly hasGroups: boolean;
   /** Set by the replicas' fold when the trace has fsyncs. */
   hasFlush = false;
@@ -279,6 +286,7 @@ export class TraceModel {
     const place = placement(header);
     this.writebackUs = place.writebackUs;
     this.spec = place.spec;
+    this.names = new HostNames(place.brokerNames);
     this.lost = new Set(checks['lost-write']?.values ?? []);
 
     const laneOf = (node: string): number => {
@@ -288,14 +296,14 @@ export class TraceModel {
         l = this.lanes.length;
         this.laneIndex.set(id, l);
         const group = laneGroupOf(id);
-        this.lanes.push({ id, label: id === 'scenario' ? SCENARIO_LANE_LABEL : id, group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
+        this.lanes.push({ id, label: id === 'scenario' ? SCENARIO_LANE_LABEL : this.names.lane(id), group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
       }
       return l;
     };
     laneOf('scenario');
 
     // One pass: each subject's fold (fold/) takes the events of its kinds.
-    const c: IndexContext = { model: this, i: 0, lane: 0, laneOf, mark: (e, lane, kind, label) => this.markers.push({ i: c.i, t: e.t, lane, kind, label }) };
+    const c: IndexContext = { model: this, i: 0, lane: 0, laneOf, mark: (e, lane, kind, label) => this.markers.push({ i: c.i, t: e.t, lane, kind, label: this.names.text(label) }) };
     const times = { t0: -1, tQuiet: -1 };
     let messages: Messages | null = null;
     const folds = [

@@ -701,7 +701,7 @@ export class TimelineView {
         // As much of the label as fits before the next fault starts.
         const next = faults.find((g) => g.start > f.start);
         const room = (next ? zx(next.start) : this.width) - Math.max(GUTTER + 2, zx(f.start) + 3) - 4;
-        const full = `${f.fault} ${f.hosts.length <= 3 ? f.hosts.join(', ') : `${f.hosts.length} hosts`}`;
+        const full = `${f.fault} ${f.hosts.length <= 3 ? f.hosts.map((h) => m.names.lane(h)).join(', ') : `${f.hosts.length} hosts`}`;
         const chars = Math.floor(room / 6);
         return chars >= full.length ? full : chars >= f.fault.length ? f.fault : '';
       });
@@ -746,7 +746,7 @@ export class TimelineView {
       const pl = m.laneIndex.get(info.producer);
       const bl = m.laneIndex.get(`broker-${info.broker}`);
       if (pl !== undefined && info.invokeT >= 0) pts.push({ t: info.invokeT, lane: pl, label: `sent ${info.value}` });
-      if (bl !== undefined && info.appendT >= 0) pts.push({ t: info.appendT, lane: bl, label: `broker ${info.broker} appended it at offset ${info.offset}` });
+      if (bl !== undefined && info.appendT >= 0) pts.push({ t: info.appendT, lane: bl, label: `${m.names.broker(info.broker)} appended it at offset ${info.offset}` });
       if (pl !== undefined && info.ackT >= 0) pts.push({ t: info.ackT, lane: pl, label: `acknowledged (acks=${info.acks})` });
       const rl = m.laneIndex.get(info.reader);
       if (rl !== undefined && info.readT >= 0) pts.push({ t: info.readT, lane: rl, label: `first read by ${info.reader}` });
@@ -867,6 +867,6 @@ export class TimelineView {
       return;
     }
     const e = m.events[best]!;
-    this.tooltip.show(ev.clientX, ev.clientY, `${rel(e.t, m.t0)} ${laneName}`, [`${e.kind}: ${describeEvent(e)}`, ...(n > 1 ? [`(${n} events here; click to move the cursor)`] : []), ...extra]);
+    this.tooltip.show(ev.clientX, ev.clientY, `${rel(e.t, m.t0)} ${laneName}`, [`${e.kind}: ${m.names.text(describeEvent(e))}`, ...(n > 1 ? [`(${n} events here; click to move the cursor)`] : []), ...extra]);
   }
 }
