@@ -167,6 +167,7 @@ describe('share events in words', () => {
     expect(describeEvent(TRACE[3]!)).toBe('jobs q-0: offsets 0, 1, 2 acquired by m1 (delivery 1); SPSO 0, SPEO 2');
     expect(describeEvent(TRACE[6]!)).toBe('jobs q-0: offset 2 AVAILABLE (its acquisition lock expired, held by m1); SPSO 2, SPEO 4');
     expect(describeEvent(TRACE[14]!)).toBe('jobs q-0: share-partition restored from its persisted state in leader epoch 1: SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[12]!)).toBe('jobs q-0: offset 3 written to the dead-letter topic dlq.jobs-0, delivery-count-limit, after 2 deliveries');
     expect(describeEvent(TRACE[15]!)).toBe('jobs q-0: offsets 2, 4 acquired by m1 (deliveries 3, 2); SPSO 2, SPEO 4');
   });
 });

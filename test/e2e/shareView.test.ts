@@ -153,4 +153,40 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('shows the dead-lettered pill ARCHIVING until its DLQ write, then ARCHIVED and dead-lettered, with one envelope on the timeline', async () => {
+    const id = 'share-group-poison-pill-dead-letter';
+    const tr = trace(id);
+    const toArchiving = ofKind(tr, 'share.transition').find((e) => e.to === 'ARCHIVING')!;
+    const written = ofKind(tr, 'share.dead-letter')[0]!;
+    const archived = ofKind(tr, 'share.transition').find((e) => e.to === 'ARCHIVED' && e.cause === 'dead-letter')!;
+    const tp = `${written.topic}-${written.partition}`;
+    expect([toArchiving.offsets, archived.offsets, toArchiving.deliveryCounts]).toEqual([[written.offset], [written.offset], [5]]);
+    expect(toArchiving.seq < written.seq && written.seq < archived.seq).toBe(true);
+    const pill = cell(tp, written.offset);
+    const block = `[data-testid=share-pane] [data-testid=share-partition][data-tp="${tp}"]`;
+
+    const { page, errors } = await openPage(app, `?s=${id}&seed=1&view=share&e=${toArchiving.seq}`, { width: 1280, height: 720 });
+    await waitLoaded(page, 1);
+    // ARCHIVING holds SPSO at the pill while the partition leader writes it to the DLQ topic.
+    await expect(page.locator(pill).getAttribute('data-state')).resolves.toBe('ARCHIVING');
+    await expect(page.locator(pill).getAttribute('data-delivery')).resolves.toBe('5');
+    await expect(page.locator(block).getAttribute('data-spso')).resolves.toBe(String(written.offset));
+    await screenshot(page, 'share-dlq-archiving');
+
+    await goTo(page, `?s=${id}&seed=1&view=share&e=${archived.seq}`, 2);
+    await expect(page.locator(pill).getAttribute('data-state')).resolves.toBe('ARCHIVED');
+    await expect(page.locator(pill).getAttribute('data-dead-letter')).resolves.toBe(written.dlqTopic);
+    await expect(page.locator(block).getAttribute('data-spso')).resolves.toBe(String(written.offset + 1));
+    await page.locator(pill).hover();
+    await expect(page.locator('[data-testid=tooltip]').textContent()).resolves.toContain(`dead-lettered to ${written.dlqTopic}`);
+    // One envelope on the timeline, no second glyph for the same record's archive, and the legend names it.
+    expect(await page.locator('[data-testid=timeline] [data-testid=timeline-svg] [data-kind=dead-letter]').count()).toBe(1);
+    expect(await page.locator('[data-testid=timeline] [data-testid=timeline-svg] [data-kind=archived]').count()).toBe(0);
+    expect(await legendListsEveryGlyph(page)).toContain('dead-letter');
+    expect(await fitsAcross(page)).toEqual([]);
+    await screenshot(page, 'share-dlq-archived');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,5 +1,5 @@
 import type { TraceEventOf, TraceKind } from '../../../sim/core/trace';
-import type { DeadLetterFields } from './shareState';
+import { deadLetterFields, type DeadLetterFields } from './shareState';
 
 /** The words of share groups (KIP-932) on the timeline and in the share view. */
 
@@ -55,5 +55,7 @@ export const SHARE_DESCRIBE: { readonly [K in TraceKind]?: (e: TraceEventOf<K>) 
   'share.ack.refused': (e) => `${at(e)}: ${e.type} of ${offsets(e.offsets)} by ${e.memberId} refused: ${e.error}`,
   'share.ack': (e) => `${e.type} ${e.topic}-${e.partition} ${offsets(e.offsets)} (via ${e.via})`,
   'share.poll': (e) => `poll returned ${e.count} record(s) of share group ${e.group}`,
+  'share.dead-letter': (e) => SHARE_MARK.deadLetter(deadLetterFields(e)!),
+  'share.dead-letter.failed': (e) => SHARE_MARK.deadLetter(deadLetterFields(e)!),
   'share.process.fail': (e) => `processing ${e.topic}-${e.partition} offset ${e.offset} failed (${e.rule}, delivery ${e.deliveryCount}): acknowledges ${e.type}`,
 };
