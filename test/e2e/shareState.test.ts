@@ -7,6 +7,8 @@ import { shareLimitsOf } from '../../ui/src/model/shareModel';
 import { describeEvent } from '../../ui/src/model/labels';
 import { lessonView } from '../../ui/src/app/curriculum';
 import { LIBRARY } from '../../ui/src/app/library';
+import { TraceModel } from '../../ui/src/model/traceModel';
+import { makeHeader } from '../../sim/core/trace';
 
 const base = { group: 'jobs', topic: 'q', partition: 0 };
 let seq = 0;
@@ -42,7 +44,7 @@ const TRACE: TraceEvent[] = [
   transition(33_100_000, 'm2', 'renew', 'ACQUIRED', [4], [1], 2, 4),
   acquire(34_000_000, 'm1', [3], [2], 2, 4),
   transition(34_500_000, 'm1', 'release', 'ARCHIVING', [3], [2], 2, 4),
-  ev(34_600_000, 'share.dead-letter', 'broker-1', { ...base, offset: 3, dlqTopic: 'dlq.jobs', reason: 'delivery count limit', deliveryCount: 2 }),
+  ev(34_600_000, 'share.dead-letter', 'broker-1', { ...base, offset: 3, dlqTopic: 'dlq.jobs', reason: 'delivery-count-limit', deliveryCount: 2, dlqPartition: 0 }),
   transition(34_700_000, '', 'dead-letter', 'ARCHIVED', [3], [2], 2, 4),
   ev(40_000_000, 'share.partition.init', 'broker-2', { ...base, leaderEpoch: 1, spso: 2, speo: 4, source: 'persisted' }),
   acquire(41_000_000, 'm1', [2, 4], [3, 2], 2, 4, 'broker-2'),
@@ -90,7 +92,7 @@ describe('the share-partition fold', () => {
 
     s = at(12);
     const c3 = s.partitions.get('jobs\u0000q-0')!.cells.get(3)!;
-    expect([c3.state, c3.deliveryCount, c3.deadLetter, c3.lastHolder]).toEqual(['ARCHIVING', 2, { dlqTopic: 'dlq.jobs', reason: 'delivery count limit' }, 'm1']);
+    expect([c3.state, c3.deliveryCount, c3.deadLetter, c3.lastHolder]).toEqual(['ARCHIVING', 2, { dlqTopic: 'dlq.jobs', reason: 'delivery-count-limit', error: '' }, 'm1']);
     expect(s.partitions.get('jobs\u0000q-0')!.deadLettered).toBe(1);
     s = at(13);
     expect(s.partitions.get('jobs\u0000q-0')!.cells.get(3)!.state).toBe('ARCHIVED');
@@ -123,7 +125,13 @@ describe('the share-partition fold', () => {
   });
 
   it('reads a dead-letter event by its fields and refuses one without them', () => {
-    expect(deadLetterFields(TRACE[12]!)).toEqual({ ...base, offset: 3, dlqTopic: 'dlq.jobs', reason: 'delivery count limit', deliveryCount: 2 });
+    expect(deadLetterFields(TRACE[12]!)).toEqual({ failed: false, ...base, offset: 3, dlqTopic: 'dlq.jobs', reason: 'delivery-count-limit', deliveryCount: 2, dlqPartition: 0, error: '' });
+    const failed = ev(0, 'share.dead-letter.failed', 'broker-1', { ...base, offset: 9, dlqTopic: 'dlq.jobs', reason: 'rejected', deliveryCount: 1, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: 'the topic dlq.jobs does not exist' });
+    expect(deadLetterFields(failed)).toEqual({ failed: true, ...base, offset: 9, dlqTopic: 'dlq.jobs', reason: 'rejected', deliveryCount: 1, dlqPartition: -1, error: 'UNKNOWN_TOPIC_OR_PARTITION: the topic dlq.jobs does not exist' });
+    // A failed write leaves the record archived without it, and is counted apart.
+    const s = shareStateAt([...TRACE, failed], TRACE.length, LOCK_MS);
+    const p = s.partitions.get('jobs\u0000q-0')!;
+    expect([p.deadLettered, p.deadLetterFailed, p.cells.get(9)!.deadLetter?.error, p.cells.get(9)!.cause]).toEqual([1, 1, 'UNKNOWN_TOPIC_OR_PARTITION: the topic dlq.jobs does not exist', 'dead-letter-failed']);
     expect(deadLetterFields(ev(0, 'share.dead-letter', 'broker-1', { group: 'jobs', topic: 'q' }))).toBeNull();
     expect(deadLetterFields(TRACE[3]!)).toBeNull();
   });
@@ -159,6 +167,7 @@ describe('share events in words', () => {
     expect(describeEvent(TRACE[3]!)).toBe('jobs q-0: offsets 0, 1, 2 acquired by m1 (delivery 1); SPSO 0, SPEO 2');
     expect(describeEvent(TRACE[6]!)).toBe('jobs q-0: offset 2 AVAILABLE (its acquisition lock expired, held by m1); SPSO 2, SPEO 4');
     expect(describeEvent(TRACE[14]!)).toBe('jobs q-0: share-partition restored from its persisted state in leader epoch 1: SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[12]!)).toBe('jobs q-0: offset 3 written to the dead-letter topic dlq.jobs-0, delivery-count-limit, after 2 deliveries');
     expect(describeEvent(TRACE[15]!)).toBe('jobs q-0: offsets 2, 4 acquired by m1 (deliveries 3, 2); SPSO 2, SPEO 4');
   });
 });
@@ -179,5 +188,20 @@ describe('share lessons', () => {
     expect(share.map((s) => s.id)).toContain('share-group-poison-pill');
     expect(share.length).toBeGreaterThanOrEqual(6);
     for (const s of LIBRARY) expect(lessonView(s) === 'share', s.id).toBe(share.includes(s));
+  });
+});
+
+describe('share moments on the timeline', () => {
+  it('marks lock expiries, archives and dead-letter writes (a share group\'s and a consumer application\'s) on the lane of the node that made them', () => {
+    const app = ev(50_000_000, 'consumer.dead-letter', 'ledger-1', { topic: 'payments-dlt', partition: 0, offset: 7, sourceTopic: 'payments', sourcePartition: 1, sourceOffset: 42, key: null, value: 'bad', ok: true, error: 'NONE' });
+    const failed = ev(51_000_000, 'share.dead-letter.failed', 'broker-2', { ...base, offset: 9, dlqTopic: 'dlq.jobs', reason: 'rejected', deliveryCount: 1, error: 'UNKNOWN_TOPIC_OR_PARTITION', message: 'no such topic' });
+    const m = new TraceModel(makeHeader('hand', 1, null), [...TRACE, app, failed], {});
+    const marks = m.markers.filter((k) => k.kind === 'lock-expired' || k.kind === 'archived' || k.kind.startsWith('dead-letter')).map((k) => [k.kind, m.lanes[k.lane]!.id, k.label]);
+    expect(marks).toEqual([
+      ['lock-expired', 'broker-1', 'jobs q-0: the acquisition lock of offset 2 held by worker-1 expired; available again'],
+      ['dead-letter', 'broker-1', 'jobs q-0: offset 3 written to the dead-letter topic dlq.jobs-0, delivery-count-limit, after 2 deliveries'],
+      ['dead-letter', 'ledger-1', 'payments-1 offset 42 written to the dead-letter topic payments-dlt-0 at offset 7'],
+      ['dead-letter-failed', 'broker-2', 'jobs q-0: offset 9 could not be written to the dead-letter topic dlq.jobs (UNKNOWN_TOPIC_OR_PARTITION: no such topic); archived without it, rejected, after 1 delivery'],
+    ]);
   });
 });

@@ -12,6 +12,15 @@ function trace(id: string): TraceEvent[] {
   return runScenario(validateScenario(JSON.parse(readFileSync(join(ROOT, 'scenarios', `${id}.json`), 'utf8')) as ScenarioSpec), { seed: 1 }).trace as TraceEvent[];
 }
 
+/** Moves the page to another link of the same run, as the back button would: the app reuses the run it has (no second simulation). */
+async function goTo(page: Page, query: string, loads: number, timeout?: number): Promise<void> {
+  await page.evaluate((q) => {
+    history.pushState(null, '', q);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
+  await waitLoaded(page, loads, timeout);
+}
+
 const cell = (tp: string, offset: number) => `[data-testid=share-pane] [data-testid=share-cell][data-tp="${tp}"][data-offset="${offset}"]`;
 
 /** Every share cell lies across inside the stage (which scrolls down, never across), and the page is no wider than the window. */
@@ -87,12 +96,13 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     await screenshot(page, 'share-poison-pill-end');
 
     // The lesson's experiment, beside it: with group.share.delivery.count.limit=3 the pill is archived after three deliveries.
-    await page.goto(`${app.url}?s=share-group-poison-pill&seed=1&view=share&compare=1&b=broker.group.share.delivery.count.limit%3D3&e=${archive.seq}`);
-    // Two runs in the page's worker: more time on a loaded machine.
-    await waitLoaded(page, 1, 180_000);
+    // A is the run the page has; B is simulated in the page's worker.
+    await goTo(page, `?s=share-group-poison-pill&seed=1&view=share&compare=1&b=broker.group.share.delivery.count.limit%3D3&e=${archive.seq}`, 2, 120_000);
     const side = (label: string) => `[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-cell][data-tp="${tp}"][data-state=ARCHIVED]`;
     await expect(page.locator(side('A')).getAttribute('data-delivery')).resolves.toBe('5');
     await expect(page.locator(side('B')).getAttribute('data-delivery')).resolves.toBe('3');
+    // Each side names the limit its brokers applied.
+    for (const [label, limit] of [['A', 5], ['B', 3]] as const) await expect(page.locator(`[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-group]`).textContent()).resolves.toContain(`share.delivery.count.limit ${limit} `);
     expect(await fitsAcross(page)).toEqual([]);
     await screenshot(page, 'share-poison-pill-compare');
     expect(errors).toEqual([]);
@@ -118,8 +128,7 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     await screenshot(page, 'share-crash-lock-expired');
 
     // After it: another member acquired it, delivery count 2.
-    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${again.seq}`);
-    await waitLoaded(page, 1);
+    await goTo(page, `?s=share-consumer-crash-redelivery&seed=1&view=share&e=${again.seq}`, 2);
     await expect(c.getAttribute('data-state')).resolves.toBe('ACQUIRED');
     await expect(c.getAttribute('data-delivery')).resolves.toBe('2');
     await expect(c.textContent()).resolves.toBe('2');
@@ -137,11 +146,46 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     const touches = (e: TraceEvent) => (e.kind === 'share.acquire' || e.kind === 'share.transition') && e.topic === expired.topic && e.partition === expired.partition && e.offsets.includes(offset);
     const last = tr.filter((e) => e.seq <= later && touches(e)).at(-1)!;
     expect(last.seq).toBeLessThan(later);
-    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`);
-    await waitLoaded(page, 1);
+    await goTo(page, `?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`, 3);
     await c.click();
     await page.waitForFunction((i) => document.querySelector('#status')!.getAttribute('data-cursor') === String(i), last.seq);
     expect(await page.locator('[data-testid=share-pane] [data-testid=share-chosen]').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the dead-lettered pill ARCHIVING until its DLQ write, then ARCHIVED and dead-lettered, with one envelope on the timeline', async () => {
+    const id = 'share-group-poison-pill-dead-letter';
+    const tr = trace(id);
+    const toArchiving = ofKind(tr, 'share.transition').find((e) => e.to === 'ARCHIVING')!;
+    const written = ofKind(tr, 'share.dead-letter')[0]!;
+    const archived = ofKind(tr, 'share.transition').find((e) => e.to === 'ARCHIVED' && e.cause === 'dead-letter')!;
+    const tp = `${written.topic}-${written.partition}`;
+    expect([toArchiving.offsets, archived.offsets, toArchiving.deliveryCounts]).toEqual([[written.offset], [written.offset], [5]]);
+    expect(toArchiving.seq < written.seq && written.seq < archived.seq).toBe(true);
+    const pill = cell(tp, written.offset);
+    const block = `[data-testid=share-pane] [data-testid=share-partition][data-tp="${tp}"]`;
+
+    const { page, errors } = await openPage(app, `?s=${id}&seed=1&view=share&e=${toArchiving.seq}`, { width: 1280, height: 720 });
+    await waitLoaded(page, 1);
+    // ARCHIVING holds SPSO at the pill while the partition leader writes it to the DLQ topic.
+    await expect(page.locator(pill).getAttribute('data-state')).resolves.toBe('ARCHIVING');
+    await expect(page.locator(pill).getAttribute('data-delivery')).resolves.toBe('5');
+    await expect(page.locator(block).getAttribute('data-spso')).resolves.toBe(String(written.offset));
+    await screenshot(page, 'share-dlq-archiving');
+
+    await goTo(page, `?s=${id}&seed=1&view=share&e=${archived.seq}`, 2);
+    await expect(page.locator(pill).getAttribute('data-state')).resolves.toBe('ARCHIVED');
+    await expect(page.locator(pill).getAttribute('data-dead-letter')).resolves.toBe(written.dlqTopic);
+    await expect(page.locator(block).getAttribute('data-spso')).resolves.toBe(String(written.offset + 1));
+    await page.locator(pill).hover();
+    await expect(page.locator('[data-testid=tooltip]').textContent()).resolves.toContain(`dead-lettered to ${written.dlqTopic}`);
+    // One envelope on the timeline, no second glyph for the same record's archive, and the legend names it.
+    expect(await page.locator('[data-testid=timeline] [data-testid=timeline-svg] [data-kind=dead-letter]').count()).toBe(1);
+    expect(await page.locator('[data-testid=timeline] [data-testid=timeline-svg] [data-kind=archived]').count()).toBe(0);
+    expect(await legendListsEveryGlyph(page)).toContain('dead-letter');
+    expect(await fitsAcross(page)).toEqual([]);
+    await screenshot(page, 'share-dlq-archived');
     expect(errors).toEqual([]);
     await page.close();
   });

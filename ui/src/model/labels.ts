@@ -121,6 +121,8 @@ export const MARK = {
   sendFail: (e: TraceEventOf<'send.fail'>) => `${e.node}: ${e.values.length} record(s) failed with ${e.error}`,
   rebalance: (e: TraceEventOf<'group.rebalance'>) => `group ${e.group} rebalances to generation ${e.generation} (${e.reason})`,
   consumerEpoch: (e: TraceEventOf<'group.consumer.epoch'>) => `group ${e.group} moves to group epoch ${e.epoch} (${e.reason})`,
+  deadLetter: (e: TraceEventOf<'consumer.dead-letter'>) =>
+    `${e.sourceTopic}-${e.sourcePartition} offset ${e.sourceOffset} ${e.ok ? `written to the dead-letter topic ${e.topic}-${e.partition} at offset ${e.offset}` : `could not be written to the dead-letter topic ${e.topic}: ${e.error}`}`,
 };
 
 /** The lane of scenario-wide events (faults, captions). */

@@ -1,5 +1,5 @@
 import type { TraceEventOf, TraceKind } from '../../../sim/core/trace';
-import type { DeadLetterFields } from './shareState';
+import { deadLetterFields, type DeadLetterFields } from './shareState';
 
 /** The words of share groups (KIP-932) on the timeline and in the share view. */
 
@@ -13,16 +13,17 @@ export const SHARE_MARK = {
     `${e.group} ${e.topic}-${e.partition}: the acquisition lock of ${offsets(e.offsets)} held by ${e.memberId === '' ? 'nobody' : name(e.memberId)} expired; ${e.to === 'ARCHIVED' ? 'archived at the delivery-count limit' : 'available again'}`,
   archived: (e: TraceEventOf<'share.transition'>, name: NameOf) =>
     `${e.group} ${e.topic}-${e.partition}: ${offsets(e.offsets)} archived (${e.cause}${e.memberId === '' ? '' : ` by ${name(e.memberId)}`}, delivered ${e.deliveryCounts.join(', ')} time${e.deliveryCounts.length === 1 && e.deliveryCounts[0] === 1 ? '' : 's'})`,
-  deadLetter: (d: DeadLetterFields) => `${d.group} ${d.topic}-${d.partition}: offset ${d.offset} written to the dead-letter topic ${d.dlqTopic || '?'}${d.reason ? ` (${d.reason})` : ''}${d.deliveryCount >= 0 ? `, after ${d.deliveryCount} deliveries` : ''}`,
+  deadLetter: (d: DeadLetterFields) =>
+    `${d.group} ${d.topic}-${d.partition}: offset ${d.offset} ${d.failed ? `could not be written to the dead-letter topic ${d.dlqTopic || '?'} (${d.error}); archived without it` : `written to the dead-letter topic ${d.dlqTopic || '?'}${d.dlqPartition >= 0 ? `-${d.dlqPartition}` : ''}`}${d.reason ? `, ${d.reason}` : ''}${d.deliveryCount >= 0 ? `, after ${d.deliveryCount} deliver${d.deliveryCount === 1 ? 'y' : 'ies'}` : ''}`,
 };
 
 /** What a record state means, for the legend and the hover. */
 export const STATE_TEXT: Record<string, string> = {
-  AVAILABLE: 'available: any member may acquire it',
-  ACQUIRED: 'acquired: locked to one member until it acknowledges or the lock expires',
-  ACKNOWLEDGED: 'acknowledged (ACCEPT): done',
-  ARCHIVING: 'archiving: being written to the dead-letter topic',
-  ARCHIVED: 'archived: never delivered again (REJECT, or the delivery-count limit)',
+  AVAILABLE: 'any member may acquire it',
+  ACQUIRED: 'locked to one member until it acknowledges it or the lock expires',
+  ACKNOWLEDGED: 'done (ACCEPT)',
+  ARCHIVING: 'being written to the dead-letter topic',
+  ARCHIVED: 'never delivered again (REJECT, or the delivery-count limit)',
 };
 
 /** Why a record is in its state, from the transition's cause. */
@@ -38,6 +39,7 @@ export const CAUSE_TEXT: Record<string, string> = {
   gap: 'a gap in the log',
   'leader-change': 'a new leader restored the share-partition',
   'dead-letter': 'written to the dead-letter topic',
+  'dead-letter-failed': 'its dead-letter write failed: archived without it',
 };
 
 const at = (e: { group: string; topic: string; partition: number }) => `${e.group} ${e.topic}-${e.partition}`;
@@ -53,5 +55,7 @@ export const SHARE_DESCRIBE: { readonly [K in TraceKind]?: (e: TraceEventOf<K>) 
   'share.ack.refused': (e) => `${at(e)}: ${e.type} of ${offsets(e.offsets)} by ${e.memberId} refused: ${e.error}`,
   'share.ack': (e) => `${e.type} ${e.topic}-${e.partition} ${offsets(e.offsets)} (via ${e.via})`,
   'share.poll': (e) => `poll returned ${e.count} record(s) of share group ${e.group}`,
+  'share.dead-letter': (e) => SHARE_MARK.deadLetter(deadLetterFields(e)!),
+  'share.dead-letter.failed': (e) => SHARE_MARK.deadLetter(deadLetterFields(e)!),
   'share.process.fail': (e) => `processing ${e.topic}-${e.partition} offset ${e.offset} failed (${e.rule}, delivery ${e.deliveryCount}): acknowledges ${e.type}`,
 };

@@ -25,8 +25,8 @@ export interface ShareCell {
   cause: string;
   /** The index of the event that last changed it (-1 when unknown). */
   lastIndex: number;
-  /** Written to the dead-letter topic (KIP-1191), if it was. */
-  deadLetter: { readonly dlqTopic: string; readonly reason: string } | null;
+  /** Its dead-letter write (KIP-1191), if one was made: done (error '') or failed (the error). The last one, after a rerun. */
+  deadLetter: { readonly dlqTopic: string; readonly reason: string; readonly error: string } | null;
 }
 
 export interface SharePartitionState {
@@ -47,7 +47,9 @@ export interface SharePartitionState {
   readonly cells: Map<number, ShareCell>;
   lockExpiries: number;
   archived: number;
+  /** Dead-letter writes done (a record ARCHIVING across a leader change may be written twice). */
   deadLettered: number;
+  deadLetterFailed: number;
 }
 
 export interface ShareState {
@@ -57,8 +59,9 @@ export interface ShareState {
   readonly members: Map<string, string>;
 }
 
-/** A `share.dead-letter` event (KIP-1191): read by its fields, so the fold stands before the simulator declares the kind. */
+/** A `share.dead-letter` or `share.dead-letter.failed` event (KIP-1191), read by its fields. */
 export interface DeadLetterFields {
+  readonly failed: boolean;
   readonly group: string;
   readonly topic: string;
   readonly partition: number;
@@ -66,13 +69,19 @@ export interface DeadLetterFields {
   readonly dlqTopic: string;
   readonly reason: string;
   readonly deliveryCount: number;
+  /** The DLQ topic's partition it went to (-1 when failed or not said). */
+  readonly dlqPartition: number;
+  /** Why the write failed ('' when it was done). */
+  readonly error: string;
 }
 
 export const DEAD_LETTER_KIND = 'share.dead-letter';
+export const DEAD_LETTER_FAILED_KIND = 'share.dead-letter.failed';
 
-/** The fields of a share.dead-letter event, or null when it is not one (or a field is missing). */
+/** The fields of a share.dead-letter(.failed) event, or null when it is not one (or a field is missing). */
 export function deadLetterFields(e: TraceEventBase): DeadLetterFields | null {
-  if (e.kind !== DEAD_LETTER_KIND) return null;
+  if (e.kind !== DEAD_LETTER_KIND && e.kind !== DEAD_LETTER_FAILED_KIND) return null;
+  const failed = e.kind === DEAD_LETTER_FAILED_KIND;
   const f = e as unknown as Record<string, unknown>;
   const str = (k: string) => (typeof f[k] === 'string' ? (f[k] as string) : null);
   const num = (k: string) => (typeof f[k] === 'number' ? (f[k] as number) : null);
@@ -81,14 +90,15 @@ export function deadLetterFields(e: TraceEventBase): DeadLetterFields | null {
   const partition = num('partition');
   const offset = num('offset');
   if (group === null || topic === null || partition === null || offset === null) return null;
-  return { group, topic, partition, offset, dlqTopic: str('dlqTopic') ?? '', reason: str('reason') ?? '', deliveryCount: num('deliveryCount') ?? -1 };
+  const error = failed ? [str('error'), str('message')].filter((x) => x).join(': ') || 'failed' : '';
+  return { failed, group, topic, partition, offset, dlqTopic: str('dlqTopic') ?? '', reason: str('reason') ?? '', deliveryCount: num('deliveryCount') ?? -1, dlqPartition: failed ? -1 : (num('dlqPartition') ?? -1), error };
 }
 
 const STATES: ReadonlySet<string> = new Set(['AVAILABLE', 'ACQUIRED', 'ACKNOWLEDGED', 'ARCHIVING', 'ARCHIVED']);
 
 /** Whether a kind is one this fold reads. */
 export function isShareKind(kind: string): boolean {
-  return kind === 'share.partition.init' || kind === 'share.acquire' || kind === 'share.transition' || kind === 'share.assignment' || kind === DEAD_LETTER_KIND;
+  return kind === 'share.partition.init' || kind === 'share.acquire' || kind === 'share.transition' || kind === 'share.assignment' || kind === DEAD_LETTER_KIND || kind === DEAD_LETTER_FAILED_KIND;
 }
 
 export function emptyShareState(): ShareState {
@@ -109,7 +119,7 @@ export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: 
     const tp = tpKey(topic, partition);
     const id = `${group}\u0000${tp}`;
     let p = s.partitions.get(id);
-    if (!p) s.partitions.set(id, (p = { id, group, topic, partition, tp, leader: node, leaderEpoch: -1, spso: 0, speo: -1, cells: new Map(), lockExpiries: 0, archived: 0, deadLettered: 0 }));
+    if (!p) s.partitions.set(id, (p = { id, group, topic, partition, tp, leader: node, leaderEpoch: -1, spso: 0, speo: -1, cells: new Map(), lockExpiries: 0, archived: 0, deadLettered: 0, deadLetterFailed: 0 }));
     if (node.startsWith('broker-')) p.leader = node;
     return p;
   };
@@ -196,10 +206,11 @@ export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: 
       if (!d) return;
       const p = part(d.group, d.topic, d.partition, e.node);
       const c = cell(p, d.offset);
-      c.deadLetter = { dlqTopic: d.dlqTopic, reason: d.reason };
+      c.deadLetter = { dlqTopic: d.dlqTopic, reason: d.reason, error: d.error };
       if (d.deliveryCount >= 0) c.deliveryCount = d.deliveryCount;
-      c.cause = 'dead-letter';
-      p.deadLettered++;
+      c.cause = d.failed ? 'dead-letter-failed' : 'dead-letter';
+      if (d.failed) p.deadLetterFailed++;
+      else p.deadLettered++;
     }
   }
 }

@@ -71,6 +71,7 @@ export type MarkerKind =
   | 'lock-expired'
   | 'archived'
   | 'dead-letter'
+  | 'dead-letter-failed'
   | 'scenario';
 
 /** A notable event: a stop for "next notable", a glyph on the timeline. */

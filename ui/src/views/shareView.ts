@@ -20,6 +20,7 @@ export const SHARE_STATE_COLORS: Record<string, string> = {
   ARCHIVED: '#5f6b77',
 };
 const DLQ = '#b5179e';
+const DLQ_FAILED = '#d64545';
 const REDELIVERED = '#d6336c';
 const SPSO_COLOR = '#1f7a3a';
 const SPEO_COLOR = '#1c5fb8';
@@ -129,14 +130,26 @@ export class ShareView {
           'div',
           { class: 'share-side', 'data-side': side.label },
           head,
-          ...list.map((p) => {
+          ...list.flatMap((p, k) => {
             // Compact cells only when the window does not fit at full size.
             const full = planGrid(p.spso, p.speo, colsFor(FULL), rowsFor(FULL));
             const g = full.hidden > 0 ? COMPACT : FULL;
-            return this.block(side, s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, m.now);
+            const block = this.block(side, s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, m.now);
+            return k > 0 && list[k - 1]!.group === p.group ? [block] : [this.groupLine(side, p.group), block];
           }),
         );
       }),
+    );
+  }
+
+  /** A share group's limits as its partitions apply them (its share.* group configs over the broker's defaults). */
+  private groupLine(side: Side, group: string): HTMLElement {
+    const l = side.share.limitsOf(group);
+    return el(
+      'div',
+      { class: 'share-group', 'data-testid': 'share-group', 'data-group': group },
+      el('b', {}, group),
+      l ? ` share group · share.delivery.count.limit ${l.deliveryCountLimit} · share.record.lock.duration.ms ${l.recordLockDurationMs} · share.partition.max.record.locks ${l.maxInFlightRecords}` : ' share group',
     );
   }
 
@@ -151,13 +164,25 @@ export class ShareView {
       g.appendChild(svgEl('line', { x1: 4, x2: 4, y1: 0, y2: 12, stroke: color, 'stroke-width': 2 }));
       return g;
     };
+    const dashed = () => {
+      const g = svgEl('svg', { width: 14, height: 12, viewBox: '0 0 14 12' });
+      g.appendChild(svgEl('rect', { x: 1, y: 1, width: 12, height: 10, rx: 2, fill: SHARE_STATE_COLORS['ARCHIVED']!, stroke: DLQ_FAILED, 'stroke-width': 1.6, 'stroke-dasharray': '3 2' }));
+      return g;
+    };
+    const held = () => {
+      const g = svgEl('svg', { width: 14, height: 14, viewBox: '0 0 14 14' });
+      g.appendChild(svgEl('rect', { x: 1, y: 0, width: 12, height: 9, rx: 2, fill: SHARE_STATE_COLORS['ACQUIRED']! }));
+      g.appendChild(svgEl('rect', { x: 1, y: 10, width: 8, height: 3, fill: d3.schemeTableau10[0]! }));
+      return g;
+    };
     const item = (kind: string, icon: SVGElement, text: string) => el('span', { 'data-legend': kind, title: STATE_TEXT[kind] ?? '' }, icon, ` ${text}`);
     replace(
       this.legend,
       ...Object.entries(SHARE_STATE_COLORS).map(([state, fill]) => item(state, swatch(fill), state)),
       item('redelivered', swatch('#fff', REDELIVERED), 'delivered more than once (the digit: delivery count; small cells write it from 2)'),
       item('dead-letter', swatch(SHARE_STATE_COLORS['ARCHIVED']!, DLQ), 'dead-lettered'),
-      item('lock', swatch('#fff'), '▁ holder, as long as its lock has left'),
+      item('dead-letter-failed', dashed(), 'dead-letter write failed'),
+      item('lock', held(), 'holder (its colour), as long as its lock has left'),
       item('spso', line(SPSO_COLOR), 'SPSO'),
       item('speo', line(SPEO_COLOR), 'SPEO'),
     );
@@ -181,7 +206,7 @@ export class ShareView {
       'div',
       { class: 'share-title' },
       el('b', {}, `${p.group} · ${p.tp}`),
-      ` on ${p.leader}${p.leaderEpoch >= 0 ? ` (leader epoch ${p.leaderEpoch})` : ''} · SPSO ${p.spso} · SPEO ${p.speo} · in flight ${inFlight}${limits ? ` of ${limits.maxInFlightRecords}` : ''} · lock expiries ${p.lockExpiries} · archived ${p.archived}${p.deadLettered > 0 ? ` · dead-lettered ${p.deadLettered}` : ''}`,
+      ` on ${p.leader}${p.leaderEpoch >= 0 ? ` (leader epoch ${p.leaderEpoch})` : ''} · SPSO ${p.spso} · SPEO ${p.speo} · in flight ${inFlight}${limits ? ` of ${limits.maxInFlightRecords}` : ''} · lock expiries ${p.lockExpiries} · archived ${p.archived}${p.deadLettered > 0 ? ` · dead-lettered ${p.deadLettered}` : ''}${p.deadLetterFailed > 0 ? ` · dead-letter writes failed ${p.deadLetterFailed}` : ''}`,
     );
     const holdLine = el('div', { class: 'share-holders dim' }, holders.length > 0 ? `locks held: ${holders.join(', ')}` : 'no record acquired');
     const w = GUTTER + plan.cols * G.pitch + 4;
@@ -217,7 +242,8 @@ export class ShareView {
       .attr('data-state', (c) => c.state)
       .attr('data-delivery', (c) => c.deliveryCount)
       .attr('data-holder', (c) => (c.holder === '' ? '' : memberName(s, c.holder)))
-      .attr('data-dead-letter', (c) => (c.deadLetter ? c.deadLetter.dlqTopic : null))
+      .attr('data-dead-letter', (c) => (c.deadLetter && c.deadLetter.error === '' ? c.deadLetter.dlqTopic : null))
+      .attr('data-dead-letter-failed', (c) => (c.deadLetter && c.deadLetter.error !== '' ? c.deadLetter.error : null))
       .classed('finished', (c) => c.offset < p.spso)
       .classed('chosen', (c) => this.selected !== null && this.valueAt(side, p.tp, c.offset) === this.selected);
     g.append('rect')
@@ -225,7 +251,8 @@ export class ShareView {
       .attr('height', G.cell)
       .attr('rx', 2)
       .attr('fill', (c) => SHARE_STATE_COLORS[c.state] ?? '#ccc')
-      .attr('stroke', (c) => (c.deadLetter ? DLQ : c.deliveryCount > 1 ? REDELIVERED : 'rgba(0,0,0,0.15)'))
+      .attr('stroke', (c) => (c.deadLetter ? (c.deadLetter.error === '' ? DLQ : DLQ_FAILED) : c.deliveryCount > 1 ? REDELIVERED : 'rgba(0,0,0,0.15)'))
+      .attr('stroke-dasharray', (c) => (c.deadLetter && c.deadLetter.error !== '' ? '3 2' : null))
       .attr('stroke-width', (c) => (c.deadLetter ? 2.4 : c.deliveryCount > 1 ? 1 + Math.min(3, c.deliveryCount - 1) * 0.5 : 1));
     // The delivery count (compact cells write it from 2 only: a redelivery is what a long window hides).
     g.append('text')
@@ -337,7 +364,7 @@ export class ShareView {
       `delivered ${c.deliveryCount} time${c.deliveryCount === 1 ? '' : 's'}${limit !== null ? ` (limit ${limit})` : ''}`,
       c.holder !== '' ? `held by ${memberName(s, c.holder)}${c.lockDeadline >= 0 ? `; its lock expires ${rel(c.lockDeadline, t0)} (${c.lockDeadline > now ? `in ${rel(c.lockDeadline, now)}` : 'now'})` : ''}` : c.lastHolder !== '' ? `last held by ${memberName(s, c.lastHolder)}` : 'never acquired',
       c.cause ? `last change: ${CAUSE_TEXT[c.cause] ?? c.cause}` : '',
-      c.deadLetter ? `dead-lettered to ${c.deadLetter.dlqTopic}${c.deadLetter.reason ? ` (${c.deadLetter.reason})` : ''}` : '',
+      c.deadLetter ? (c.deadLetter.error === '' ? `dead-lettered to ${c.deadLetter.dlqTopic}` : `its dead-letter write to ${c.deadLetter.dlqTopic} failed: ${c.deadLetter.error}`) + (c.deadLetter.reason ? ` (${c.deadLetter.reason})` : '') : '',
       c.offset < p.spso ? 'finished: SPSO has moved past it' : '',
       value !== null ? `record ${value}` : '',
       c.lastIndex >= 0 ? 'click: choose it and go to its last change' : '',

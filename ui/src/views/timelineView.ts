@@ -37,10 +37,11 @@ const MARKER_COLORS: Record<string, string> = {
   'lock-expired': '#c77c02',
   archived: '#5f6b77',
   'dead-letter': '#b5179e',
+  'dead-letter-failed': '#d64545',
 };
 
 /** Glyphs drawn as outlines (the rest are filled). */
-const OUTLINED: ReadonlySet<string> = new Set(['lost-ack', 'isr', 'rebalance', 'dead-letter']);
+const OUTLINED: ReadonlySet<string> = new Set(['lost-ack', 'isr', 'rebalance', 'dead-letter', 'dead-letter-failed']);
 
 const FAULT_FILL: Record<string, string> = {
   crash: '#d64545',
@@ -88,6 +89,9 @@ function glyph(kind: string): string {
     case 'dead-letter':
       // An envelope: written to the dead-letter topic.
       return 'M-5,-4h10v8h-10zM-5,-4l5,4l5,-4';
+    case 'dead-letter-failed':
+      // The envelope crossed out: the write failed.
+      return 'M-5,-4h10v8h-10zM-5,-4l5,4l5,-4M-6,5L6,-5';
     default:
       return 'M-3,-3h6v6h-6z';
   }
@@ -270,6 +274,7 @@ export class TimelineView {
       ['lock-expired', 'acquisition lock expired (share group)'],
       ['archived', 'record archived (share group)'],
       ['dead-letter', 'written to the dead-letter topic'],
+      ['dead-letter-failed', 'dead-letter write failed'],
       ['caption', 'caption'],
       ['host', 'host event'],
     ];

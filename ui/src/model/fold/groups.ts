@@ -4,7 +4,7 @@ import { MARK } from '../labels';
 import type { IndexContext, IndexFold, StateContext } from './context';
 import { tpKey } from '../../../../sim/kafka/topicPartition';
 
-/** Rebalances as notable moments. */
+/** Rebalances and an application's dead-letter writes as notable moments. */
 export function groupsIndex(c: IndexContext): IndexFold {
   return {
     handlers: {
@@ -13,6 +13,8 @@ export function groupsIndex(c: IndexContext): IndexFold {
       'group.consumer.epoch': (e) => {
         if (e.members > 0) c.mark(e, c.lane, 'rebalance', MARK.consumerEpoch(e));
       },
+      // The application gave up on a record and wrote it to its dead-letter topic (the same glyph as a share group's DLQ write).
+      'consumer.dead-letter': (e) => c.mark(e, c.lane, 'dead-letter', MARK.deadLetter(e)),
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Handlers, TraceEvent, TraceEventBase } from '../../../../sim/core/trace';
 import { SHARE_MARK } from '../shareLabels';
-import { DEAD_LETTER_KIND, deadLetterFields } from '../shareState';
+import { DEAD_LETTER_FAILED_KIND, DEAD_LETTER_KIND, deadLetterFields } from '../shareState';
 import type { IndexContext, IndexFold } from './context';
 
 /** A member id without its random suffix ("worker-2-7025a8b1" -> "worker-2"), until share.assignment names it. */
@@ -19,14 +19,15 @@ export function shareIndex(c: IndexContext): IndexFold {
     'share.assignment': (e) => void names.set(e.memberId, e.node),
     'share.transition': (e) => {
       if (e.cause === 'lock-expired') c.mark(e, c.lane, 'lock-expired', SHARE_MARK.lockExpired(e, name));
-      else if (e.to === 'ARCHIVED' && e.cause !== 'gap' && e.cause !== 'log-start') c.mark(e, c.lane, 'archived', SHARE_MARK.archived(e, name));
+      // The end of a DLQ flow is told by its dead-letter glyph (done or failed), not again as an archive.
+      else if (e.to === 'ARCHIVED' && e.cause !== 'gap' && e.cause !== 'log-start' && !e.cause.startsWith('dead-letter')) c.mark(e, c.lane, 'archived', SHARE_MARK.archived(e, name));
     },
   };
-  // share.dead-letter is read by its fields (deadLetterFields), so it is routed by name.
+  // The dead-letter kinds are read by their fields (deadLetterFields), so they are routed by name.
   const loose = handlers as unknown as Record<string, (e: TraceEventBase) => void>;
-  loose[DEAD_LETTER_KIND] = (e) => {
+  loose[DEAD_LETTER_KIND] = loose[DEAD_LETTER_FAILED_KIND] = (e) => {
     const d = deadLetterFields(e);
-    if (d) c.mark(e as unknown as TraceEvent, c.lane, 'dead-letter', SHARE_MARK.deadLetter(d));
+    if (d) c.mark(e as unknown as TraceEvent, c.lane, d.failed ? 'dead-letter-failed' : 'dead-letter', SHARE_MARK.deadLetter(d));
   };
   return { handlers };
 }
