@@ -20,6 +20,8 @@ export const CHECKS = {
   'transactions.committed': 'transactions the coordinator confirmed committed (EndTxn answered)',
   'transactions.aborted': 'transactions the application aborted and the coordinator confirmed',
   'transactions.fenced': 'transactional producer instances fenced (a newer instance with the same transactional.id, or the coordinator aborted their transaction)',
+  'transactions.batches-per-transaction': 'acknowledged batches of transactional producers per transaction they ended (each commit flushes: at least one batch per partition written)',
+  'transactions.markers': 'COMMIT/ABORT markers the transaction coordinators had written: one per partition of each decided transaction',
   'output-duplicates': 'inputs of a consume-transform-produce application whose output appears more than once in the committed (read_committed) output',
   'lso-stall-ms': 'the longest time an open transaction held a partition\'s last stable offset below its high watermark (ms): read_committed consumers wait that long',
   // Simulator-only facts
@@ -289,6 +291,8 @@ const WINDOW_CHECKS: ReadonlySet<string> = new Set([
   'transactions.committed',
   'transactions.aborted',
   'transactions.fenced',
+  'transactions.batches-per-transaction',
+  'transactions.markers',
   'produce.batches',
   'produce.records-per-batch',
   'producer.records-per-batch.max',

@@ -64,3 +64,22 @@ describe('contrasts: a straggler of an aborted transaction under each transactio
     }
   });
 });
+
+describe('contrasts: the cost of transactions at another transaction size', () => {
+  it('transactionSize 2000: the fixed cost spread over 400 times more records, near the idempotent producer', () => {
+    for (const seed of SEEDS) {
+      const spec = library('txn-cost-of-transactions');
+      const large: ScenarioSpec = {
+        ...spec,
+        producers: spec.producers!.map((p) => (p.id === 'orders' ? { ...p, workload: { ...p.workload!, transactionSize: 2000 } } : p)),
+      };
+      const r = run(large, seed);
+      // Within 5% of the idempotent producer's acknowledgements, with batches as full as its own.
+      expect(count(r, 'acked.orders-0'), `seed ${seed}`).toBeGreaterThan(0.95 * count(r, 'acked.clicks-0'));
+      expect(count(r, 'producer.records-per-batch.min'), `seed ${seed}`).toBeGreaterThan(0.9 * count(r, 'producer.records-per-batch.max'));
+      expect(count(r, 'transactions.batches-per-transaction'), `seed ${seed}`).toBeGreaterThan(50);
+      expect(count(r, 'transactions.markers'), `seed ${seed}`).toBe(count(r, 'transactions.committed'));
+      expect(count(r, 'transactions.committed'), `seed ${seed}`).toBeLessThan(6);
+    }
+  });
+});
