@@ -23,6 +23,8 @@ export const CHECKS = {
   'transactions.batches-per-transaction': 'acknowledged batches of transactional producers per transaction they ended (each commit flushes: at least one batch per partition written)',
   'transactions.markers': 'COMMIT/ABORT markers the transaction coordinators had written: one per partition of each decided transaction',
   'output-duplicates': 'inputs of a consume-transform-produce application whose output appears more than once in the committed (read_committed) output',
+  'output-lost': "inputs a consume-transform-produce application's group committed past whose output is not in the committed output at all",
+  'output-not-once': 'inputs of a consume-transform-produce application whose output is not exactly once in the committed output (output-duplicates + output-lost)',
   'lso-stall-ms': 'the longest time an open transaction held a partition\'s last stable offset below its high watermark (ms): read_committed consumers wait that long',
   // Simulator-only facts
   'acked-unflushed': 'records acknowledged while no replica had them on disk (only in page cache)',
