@@ -83,3 +83,29 @@ describe('contrasts: the cost of transactions at another transaction size', () =
     }
   });
 });
+
+describe('contrasts: a zombie consume-transform-produce instance (KIP-447)', () => {
+  const refused = (r: RunResult) =>
+    r.trace.filter((e) => e.kind === 'group.offset.txn' && (e as unknown as { result: string }).result === 'refused').map((e) => (e as unknown as { error: string }).error);
+
+  it('exactly_once_v2: the zombie\'s TxnOffsetCommit is refused by its group (its member expired), its transaction aborted', () => {
+    for (const seed of SEEDS) {
+      const r = run(library('txn-zombie-consumer-fenced'), seed);
+      expect(refused(r), `seed ${seed}`).toEqual(['UNKNOWN_MEMBER_ID']);
+      expect(count(r, 'transactions.fenced'), `seed ${seed}`).toBe(0); // fenced by the group, not by a producer epoch
+    }
+  });
+
+  it('at_least_once: the zombie\'s outputs are written anyway and its partition\'s orders are enriched twice', () => {
+    for (const seed of SEEDS) {
+      const spec = library('txn-zombie-consumer-fenced');
+      const alo: ScenarioSpec = {
+        ...spec,
+        consumers: spec.consumers!.map((c) => (c.transform ? { ...c, transform: { ...c.transform, guarantee: 'at_least_once' as const } } : c)),
+      };
+      const r = run(alo, seed);
+      expect(count(r, 'output-duplicates'), `seed ${seed}`).toBeGreaterThan(0);
+      expect(count(r, 'transactions.committed'), `seed ${seed}`).toBe(0);
+    }
+  });
+});
