@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     benchmark: { include: [] },
+    // Vitest defaults to (cores - 1) workers, which is ONE on the 2-core machines this suite runs on; the tests are
+    // CPU-bound simulations, so both cores are used (the e2e project still runs its files one at a time).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

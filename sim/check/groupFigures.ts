@@ -119,17 +119,26 @@ export const groupFigures: CheckDefinition = {
           const topics = topicsOf.get(g)!;
           const seen = seenBy.get(g);
           const done = doneBy.get(g) ?? [];
-          const isDone = (tp: number, o: number) => done.some((byTp) => byTp.get(tp)?.has(o) === true);
+          // Per partition (tp id), the offsets each of the group's members processed there.
+          const doneAt: BitSet[][] = [];
+          for (const byTp of done) for (const [tp, bits] of byTp) (doneAt[tp] ??= []).push(bits);
+          const isDone = (tp: number, o: number) => {
+            const list = doneAt[tp];
+            if (list !== undefined) for (let i = 0; i < list.length; i++) if (list[i]!.has(o)) return true;
+            return false;
+          };
           const unseen: number[] = [];
           const unprocessed: number[] = [];
           if (topics.size > 0) {
             s.forEach((v) => {
+              if (s.status(v) !== Status.Ok) return;
+              const tp = s.tp(v);
               // A transaction that never committed is not there to be read (read_committed) or processed.
-              if (s.status(v) !== Status.Ok || !topics.has(h.tps.topic(s.tp(v))) || h.transactions.isUncommitted(v)) return;
+              if (!topics.has(h.tps.topic(tp)) || h.transactions.isUncommitted(v)) return;
               if (s.tombstone(v) ? !tombstoneReadBy(g, v) : !seen?.has(v)) unseen.push(v);
               // Whether the group processed the position of the record (where a leader put it, for acks=0).
               const o = s.offset(v);
-              if (o >= 0 ? !isDone(s.tp(v), o) : h.appends.has(v) && !isDone(h.appends.tp(v), h.appends.offset(v))) unprocessed.push(v);
+              if (o >= 0 ? !isDone(tp, o) : h.appends.has(v) && !isDone(h.appends.tp(v), h.appends.offset(v))) unprocessed.push(v);
             });
           }
           unprocessedAll += unprocessed.length;

@@ -58,6 +58,8 @@ export const CHECKS = {
   'share.deliveries.max': 'the most times one record was delivered to a share group (the examples give the histogram of delivery counts)',
   'share.redelivered': 'records delivered to a share group more than once (released, lock expired, or a new leader)',
   'share.archived': 'records a share group gave up on: the delivery-count limit, REJECT, or below the log start',
+  'share.dead-lettered': 'records a share group wrote to its dead-letter topic (KIP-1191; the examples give the reasons: rejected, delivery-count limit; a record written twice after a leader change counts twice)',
+  'share.dead-letter-failed': 'dead-letter writes that failed (DLQ topic missing or not enabled, a name without the prefix, attempts spent): those records were archived without a DLQ record',
   'share.lock-expired': 'acquired records whose acquisition lock expired before the member acknowledged them',
   'share.acks-refused': 'acknowledgements a share-partition refused with INVALID_RECORD_STATE: the member no longer held the record (its lock expired, a new leader)',
   'share.in-flight.max': 'the largest in-flight window of a share-partition after an acquisition (SPEO - SPSO + 1; capped by group.share.partition.max.record.locks)',

@@ -31,6 +31,13 @@ export const sendOutcomes: CheckDefinition = {
 function firstSends(h: History, status: Status): number[] {
   const out: number[] = [];
   if (h.sends.byStatus[status] === 0) return out;
+  // The sends still open are the ones from the oldest open on (unless a send changed after its answer).
+  if (status === Status.Unknown && !h.sends.irregular) {
+    h.sends.forEachOpen((v) => {
+      if (out.length < 5) out.push(v);
+    });
+    return out;
+  }
   h.sends.forEachUntil((v) => {
     if (h.sends.status(v) === status) out.push(v);
     return out.length < 5;

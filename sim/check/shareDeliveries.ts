@@ -4,7 +4,8 @@
  * delivered more than once), `share.archived` (records given up on, by cause: the delivery-count limit, REJECT,
  * retention), `share.lock-expired` (acquisitions whose lock ran out before the member acknowledged) and
  * `share.in-flight.max` (the largest in-flight window, SPEO - SPSO + 1, after an acquisition), `share.acks-refused` (acknowledgements of records the member no longer held) and `share.members-idle` (share
- * consumers that never received a record).
+ * consumers that never received a record); `share.dead-lettered` (DLQ writes, KIP-1191, by reason) and
+ * `share.dead-letter-failed` (DLQ writes that failed: those records were archived without one).
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { result } from './report';
@@ -25,6 +26,15 @@ export const shareDeliveries: CheckDefinition = {
     const refusedExamples: string[] = [];
     const members = new Set<string>();
     const busy = new Set<string>();
+    /** Why each record still ARCHIVING went there (its DLQ write decides how it ends). */
+    const archivingReason = new Map<string, string>();
+    const deadLettered = new Map<string, number>();
+    /** group/tp/offset -> DLQ writes, to name the records written more than once. */
+    const dlqWrites = new Map<string, number>();
+    const deadLetterExamples: string[] = [];
+    let dlqFailed = 0;
+    const dlqFailedExamples: string[] = [];
+    const reasonText = (r: string): string => (r === 'rejected' ? 'rejected' : 'delivery-count limit');
     return {
       handlers: {
         'share.acquire': (e) => {
@@ -43,11 +53,33 @@ export const shareDeliveries: CheckDefinition = {
             lockExpired += e.offsets.length;
             if (lockExamples.length < 5) lockExamples.push(`${e.topic}-${e.partition} offsets ${e.offsets.join(', ')}: the lock of ${e.memberId} expired (group ${e.group}, delivery ${e.deliveryCounts[0]})`);
           }
+          const k = `${e.group} ${e.topic}-${e.partition}`;
+          if (e.to === 'ARCHIVING') for (const o of e.offsets) archivingReason.set(`${k} ${o}`, e.cause === 'reject' ? 'rejected' : 'delivery-count limit');
           if (e.to === 'ARCHIVED' && e.cause !== 'gap') {
-            const reason = e.cause === 'reject' ? 'rejected' : e.cause === 'log-start' ? 'below the log start' : 'delivery-count limit';
+            const dlq = e.cause === 'dead-letter' || e.cause === 'dead-letter-failed';
+            const reason = dlq
+              ? `${archivingReason.get(`${k} ${e.offsets[0]}`) ?? 'delivery-count limit'}, ${e.cause === 'dead-letter' ? 'dead-lettered' : 'DLQ write failed'}`
+              : e.cause === 'reject'
+                ? 'rejected'
+                : e.cause === 'log-start'
+                  ? 'below the log start'
+                  : 'delivery-count limit';
+            if (dlq) for (const o of e.offsets) archivingReason.delete(`${k} ${o}`);
             archived.set(reason, (archived.get(reason) ?? 0) + e.offsets.length);
             if (archivedExamples.length < 5) archivedExamples.push(`${e.topic}-${e.partition} offset ${e.offsets.join(', ')} archived (${reason}) after ${e.deliveryCounts[0]} deliveries, group ${e.group}`);
           }
+        },
+        'share.dead-letter': (e) => {
+          const reason = reasonText(e.reason);
+          deadLettered.set(reason, (deadLettered.get(reason) ?? 0) + 1);
+          const k = `${e.group} ${e.topic}-${e.partition} offset ${e.offset}`;
+          const n = (dlqWrites.get(k) ?? 0) + 1;
+          dlqWrites.set(k, n);
+          if (deadLetterExamples.length < 5 || n > 1) deadLetterExamples.push(`${e.topic}-${e.partition} offset ${e.offset} written to ${e.dlqTopic}-${e.dlqPartition} (${reason}, ${e.deliveryCount} deliveries, group ${e.group})${n > 1 ? `: its write number ${n}` : ''}`);
+        },
+        'share.dead-letter.failed': (e) => {
+          dlqFailed++;
+          if (dlqFailedExamples.length < 5) dlqFailedExamples.push(`${e.topic}-${e.partition} offset ${e.offset} not written to ${e.dlqTopic || '(no DLQ topic)'}: ${e.error}, ${e.message}`);
         },
         'share.ack.refused': (e) => {
           refused += e.offsets.length;
@@ -77,6 +109,14 @@ export const shareDeliveries: CheckDefinition = {
         out['share.redelivered'] = result(redelivered, hist);
         const total = [...archived.values()].reduce((a, b) => a + b, 0);
         out['share.archived'] = result(total, [...[...archived].map(([r, n]) => `${n} archived: ${r}`), ...archivedExamples]);
+        const writes = [...deadLettered.values()].reduce((a, b) => a + b, 0);
+        const twice = [...dlqWrites.values()].filter((n) => n > 1).length;
+        out['share.dead-lettered'] = result(writes, [
+          ...[...deadLettered].map(([r, n]) => `${n} dead-lettered: ${r}`),
+          ...(twice > 0 ? [`${twice} record(s) written more than once (ARCHIVING rerun after a leader change)`] : []),
+          ...deadLetterExamples.slice(-8),
+        ]);
+        out['share.dead-letter-failed'] = result(dlqFailed, dlqFailedExamples);
         out['share.lock-expired'] = result(lockExpired, lockExamples);
         out['share.acks-refused'] = result(refused, refusedExamples);
         out['share.in-flight.max'] = result(inFlightMax, inFlightExample ? [inFlightExample] : []);

@@ -54,6 +54,11 @@ export type Handlers<Kinds = TraceKinds> = { readonly [K in keyof Kinds & string
  * (a kind's handlers are looked up once per event, not once per handler set).
  */
 export function dispatcher<Kinds = TraceKinds>(...sets: readonly Handlers<Kinds>[]): (e: EventIn<Kinds>) => void {
+  return dispatcherOf<Kinds>(handlerLists<Kinds>(sets));
+}
+
+/** Each kind's handlers, in the order the handler sets are given. */
+export function handlerLists<Kinds = TraceKinds>(sets: readonly Handlers<Kinds>[]): Map<string, ((e: TraceEventBase) => void)[]> {
   const lists = new Map<string, ((e: TraceEventBase) => void)[]>();
   for (const set of sets) {
     for (const kind of Object.keys(set)) {
@@ -64,6 +69,11 @@ export function dispatcher<Kinds = TraceKinds>(...sets: readonly Handlers<Kinds>
       list.push(f);
     }
   }
+  return lists;
+}
+
+/** The dispatcher of handler lists by kind (handlerLists). */
+export function dispatcherOf<Kinds = TraceKinds>(lists: ReadonlyMap<string, readonly ((e: TraceEventBase) => void)[]>): (e: EventIn<Kinds>) => void {
   // One function per kind: its handler, or one that calls its handlers in order.
   const table = new Map<string, (e: TraceEventBase) => void>();
   for (const [kind, list] of lists) {

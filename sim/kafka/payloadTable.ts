@@ -57,10 +57,26 @@ function base64(b: Uint8Array): string {
   return out;
 }
 
+/** The number a text ends in, written as `String(n)` writes it (at most 9 digits, no leading zero), or -1. */
+function trailingNumber(text: string): number {
+  let i = text.length;
+  while (i > 0 && text.length - i < 9) {
+    const c = text.charCodeAt(i - 1);
+    if (c < 48 || c > 57) break;
+    i--;
+  }
+  if (i === text.length || (i > 0 && text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57)) return -1;
+  if (text.length - i > 1 && text.charCodeAt(i) === 48) return -1;
+  return Number(text.slice(i));
+}
+
 export class PayloadTable {
   private readonly keyIds = new Map<string, number>();
   private readonly keys: Payload[] = [];
   private readonly keySizes: number[] = [];
+  /** Per key: a text key that is `<prefix><n>` (a workload's `k<n>`) as that prefix and n, for the trace's readers; else null and -1. */
+  private readonly keyPrefixes: (string | null)[] = [];
+  private readonly keyNumbers: number[] = [];
   private readonly stored: (Payload | null)[] = [];
   private counted = 0;
   private slabInts: Int32Array = new Int32Array(FIRST_SLAB_INTS);
@@ -88,8 +104,21 @@ export class PayloadTable {
       this.keyIds.set(k, id);
       this.keys.push(key);
       this.keySizes.push(typeof key === 'string' ? utf8Length(key) : key.length);
+      const n = typeof key === 'string' ? trailingNumber(key) : -1;
+      this.keyPrefixes.push(n < 0 ? null : k.slice(0, k.length - String(n).length));
+      this.keyNumbers.push(n);
     }
     return id;
+  }
+
+  /** The text before a key's number when the key is `<prefix><n>` (null: no number, or no key): its number, for the trace. */
+  keyPrefix(id: number): string | null {
+    return id === NULL_ID ? null : this.keyPrefixes[id]!;
+  }
+
+  /** The n of a key `<prefix><n>`, -1 when it has none (see keyPrefix). */
+  keyNumber(id: number): number {
+    return id === NULL_ID ? -1 : this.keyNumbers[id]!;
   }
 
   key(id: number): Payload | null {

@@ -10,22 +10,28 @@ import type { CaptionAnchor } from './captions';
 /** `{selector}` in a caption's text. */
 export const PLACEHOLDER = /\{([^{}\s]+)\}/g;
 
-/** What the UI calls a host: "broker 2" for broker-2, "controller 1" for controller-1, a client by its id. */
-export function displayName(hostId: string): string {
+/**
+ * What the UI calls a host: the scenario's name for a broker (`cluster.brokerNames`), else "broker 2" for broker-2;
+ * "controller 1" for controller-1; a client by its id.
+ */
+export function displayName(hostId: string, brokerNames: readonly string[] | null = null): string {
   const m = /^(broker|controller)-(\d+)$/.exec(hostId);
-  return m ? `${m[1]} ${m[2]}` : hostId;
+  if (!m) return hostId;
+  const named = m[1] === 'broker' ? brokerNames?.[Number(m[2]) - 1] : undefined;
+  return named ?? `${m[1]} ${m[2]}`;
 }
 
 /** The caption's text with each `{selector}` replaced by the names of the hosts it means now. */
-export function nameNodes(text: string, resolve: (selector: string) => readonly string[] | null): string {
+export function nameNodes(text: string, resolve: (selector: string) => readonly string[] | null, brokerNames: readonly string[] | null = null): string {
   const named = text.replace(PLACEHOLDER, (whole, sel: string) => {
     const hosts = resolve(sel);
     if (!hosts || hosts.length === 0) return whole;
-    const names = hosts.map(displayName);
+    const names = hosts.map((h) => displayName(h, brokerNames));
     return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}`;
   });
-  // A name put first opens a sentence ("Broker 2 crashes."); a text as written keeps its case ("clerk-2 crashes").
-  return named !== text && text.startsWith('{') && named.charAt(0) !== '{' ? named.charAt(0).toUpperCase() + named.slice(1) : named;
+  // A name put first opens a sentence ("Broker 2 crashes."); a name the scenario gave a broker keeps its case ("db-east").
+  const givenFirst = brokerNames !== null && brokerNames.some((n) => named.startsWith(n));
+  return named !== text && text.startsWith('{') && named.charAt(0) !== '{' && !givenFirst ? named.charAt(0).toUpperCase() + named.slice(1) : named;
 }
 
 /** The anchor with each `"{selector}"` value replaced by the one host id it means now (a node to match). */

@@ -243,7 +243,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
   // A caption names nodes by the brokers its selectors mean as the scenario starts (the roles the story begins with).
   const resolve = (sel: string) => world.resolver.resolve(sel);
   for (const c of s.captions) {
-    const text = nameNodes(c.text, resolve);
+    const text = nameNodes(c.text, resolve, s.cluster.brokerNames);
     if (c.on) anchored!.add({ atUs: t0 + c.atUs, text, on: nameAnchor(c.on, resolve) });
     else world.scheduler.at(t0 + c.atUs, () => world.trace.emit('caption', 'scenario', { text }), undefined, 'a caption');
   }

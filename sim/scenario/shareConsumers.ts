@@ -10,15 +10,16 @@ import { composeExtensions } from '../kafka/broker/transactionCoordinatorService
 import { ShareGroupService } from '../kafka/share/shareGroupService';
 import { ShareStateStore } from '../kafka/share/shareStateStore';
 import type { ResolvedShareConsumer } from './shareConsumersSpec';
+import type { ShareVersion } from '../kafka/share/shareVersion';
 
 export const attachShareConsumers = {
   /** The brokers' extension with the share-group service beside what they already run (the group coordinator answers FindCoordinator). */
-  brokerExtensions(s: { readonly shareConsumers: readonly ResolvedShareConsumer[] }, inner: ((b: Broker) => BrokerExtension) | undefined): ((b: Broker) => BrokerExtension) | undefined {
+  brokerExtensions(s: { readonly shareConsumers: readonly ResolvedShareConsumer[]; readonly cluster: { readonly shareVersion: ShareVersion } }, inner: ((b: Broker) => BrokerExtension) | undefined): ((b: Broker) => BrokerExtension) | undefined {
     if (s.shareConsumers.length === 0) return inner;
     // One store for the whole cluster: it outlives any broker (the share coordinator's role, see sim/kafka/share/README.md).
     const store = new ShareStateStore();
     return (b) => {
-      const share = new ShareGroupService(b, store);
+      const share = new ShareGroupService(b, store, s.cluster.shareVersion);
       return inner ? composeExtensions(inner(b), share) : share;
     };
   },

@@ -15,6 +15,7 @@ import { SHARE_CONSUMER_CONFIGS, type BrokerConfig, type ShareConsumerConfig } f
 import type { ShareCommitStrategy, ShareFailureRule } from '../kafka/client/share/shareProcessing';
 import type { ProcessingTime } from '../kafka/client/consumer/processingModel';
 import { shareGroupLimits } from '../kafka/share/shareGroupConfig';
+import { DEFAULT_SHARE_VERSION, type ShareVersion } from '../kafka/share/shareVersion';
 import { resolveConfig } from '../kafka/config/def';
 import { readRecordTime } from './processing';
 
@@ -47,6 +48,8 @@ export const SHARE_GROUP_CONFIG_NAMES = [
   'share.heartbeat.interval.ms',
   'share.delivery.count.limit',
   'share.partition.max.record.locks',
+  'errors.deadletterqueue.topic.name',
+  'errors.deadletterqueue.copy.record.enable',
 ] as const;
 
 export interface ShareReadContext {
@@ -143,7 +146,7 @@ export function readShareGroupConfig(raw: unknown, path: string, broker: BrokerC
   const o = expectObject(raw ?? {}, path, SHARE_GROUP_CONFIG_NAMES);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(o)) {
-    if (typeof v !== 'string' && typeof v !== 'number') throw new ValidationError(join(path, k), v, 'a number or a string');
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ValidationError(join(path, k), v, 'a number, a string or a boolean');
     out[k] = String(v);
     const e = shareGroupLimits(broker, out);
     if (typeof e === 'string') throw new ValidationError(join(path, k), v, 'a value within the broker\'s group.share.* bounds', e);
@@ -151,3 +154,9 @@ export function readShareGroupConfig(raw: unknown, path: string, broker: BrokerC
   return out;
 }
 
+/** `cluster.features["share.version"]`: 0, 1 (the default) or 2. [src: server-common/.../ShareVersion.java] */
+export function readShareVersion(raw: unknown): ShareVersion {
+  if (raw === undefined) return DEFAULT_SHARE_VERSION;
+  if (raw !== 0 && raw !== 1 && raw !== 2) throw new ValidationError('cluster.features.share.version', raw, '0 (no share groups), 1 (share groups, the default) or 2 (share groups with the dead-letter queue)');
+  return raw;
+}

@@ -57,12 +57,14 @@ export interface AlertSpec {
 }
 
 export interface ClusterSpec {
-  /** Finalized feature levels: `{"transaction.version": 1}` (KIP-890; default 2). */
-  readonly features?: { readonly 'transaction.version'?: 1 | 2 };
+  /** Finalized feature levels: `{"transaction.version": 1}` (KIP-890; default 2), `{"share.version": 2}` (share groups 1, their dead-letter queue 2; default 1). */
+  readonly features?: { readonly 'transaction.version'?: 1 | 2; readonly 'share.version'?: 0 | 1 | 2 };
   /** Controller quorum voters: 1, 3 or 5. Default 3. */
   readonly controllers?: number;
   /** Brokers, ids 1..n. Default 3. */
   readonly brokers?: number;
+  /** What the story and the UI call brokers 1..n, in id order (ids stay 1..n): `["london", "paris", "tokyo"]`. */
+  readonly brokerNames?: readonly string[];
   /** Rack of each broker in order (cycled); sets broker.rack and makes placement rack-aware. */
   readonly racks?: readonly string[];
   /** Zone of each broker in order (cycled); default: the rack, or one zone. */

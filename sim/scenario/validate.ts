@@ -1,3 +1,4 @@
+import { readBrokerNames } from './brokerNames';
 import { parseDuration, ms, type Micros } from '../core/time';
 import type { TransactionVersion } from '../kafka/coordinator/transaction/transactionMetadata';
 import {
@@ -26,7 +27,8 @@ import {
   type ProducerConfig,
 } from '../kafka/config/configs';
 import { readConfig, resolveConfig } from '../kafka/config/def';
-import { readShareConsumers, readShareGroupConfig, type ResolvedShareConsumer } from './shareConsumersSpec';
+import { readShareConsumers, readShareGroupConfig, readShareVersion, type ResolvedShareConsumer } from './shareConsumersSpec';
+import type { ShareVersion } from '../kafka/share/shareVersion';
 import { effectiveProducerConfig } from '../kafka/client/producer/producerConfigRules';
 import type { KeySpec, ProducerWorkload } from '../kafka/client/producer/workload';
 import type { ExpectationOp, ExpectationSpec, ScenarioSpec } from './spec';
@@ -78,6 +80,8 @@ export { OPERATOR_ID, type ScenarioAction } from './actions';
 export interface ResolvedCluster {
   readonly controllers: number;
   readonly brokers: number;
+  /** Per broker id (index id-1): the name the scenario gives it, or null for "broker N" (brokerNames.ts). */
+  readonly brokerNames: readonly string[] | null;
   /** Per broker id (index id-1): its rack, or null. */
   readonly racks: readonly (string | null)[];
   readonly zones: readonly string[];
@@ -88,6 +92,8 @@ export interface ResolvedCluster {
   readonly legacyHighWatermarkTruncation: boolean;
   /** The finalized `transaction.version` feature (KIP-890): 2 by default, as a new 4.x cluster formats it. */
   readonly transactionVersion: TransactionVersion;
+  /** The finalized `share.version` feature: 1 by default (share groups, Kafka 4.2+), 2 adds the dead-letter queue (KIP-1191). */
+  readonly shareVersion: ShareVersion;
   readonly network: NonNullable<ScenarioSpec['cluster']>['network'];
   readonly disk: NonNullable<ScenarioSpec['cluster']>['disk'];
 }
@@ -134,7 +140,7 @@ export interface ResolvedTransform {
 export const MAX_DURATION_US: Micros = ms(24 * 3600 * 1000);
 
 const SPEC_FIELDS = ['id', 'title', 'summary', 'lesson', 'tags', 'seed', 'duration', 'quiet', 'cluster', 'topics', 'producers', 'consumers', 'shareConsumers', 'groups', 'faults', 'actions', 'captions', 'expect', 'trace', 'metrics', 'alerts'] as const;
-const CLUSTER_FIELDS = ['controllers', 'brokers', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk', 'features'] as const;
+const CLUSTER_FIELDS = ['controllers', 'brokers', 'brokerNames', 'racks', 'zones', 'broker', 'eligibleLeaderReplicas', 'legacyHighWatermarkTruncation', 'network', 'disk', 'features'] as const;
 const TOPIC_FIELDS = ['name', 'partitions', 'replicationFactor', 'config', 'assignment'] as const;
 const PRODUCER_FIELDS = ['id', 'config', 'workload', 'zone', 'start'] as const;
 const WORKLOAD_FIELDS = ['topic', 'rate', 'at', 'start', 'stop', 'maxRecords', 'keys', 'valueBytes', 'partition', 'transactionSize', 'abortProbability', 'tombstones'] as const;
@@ -270,6 +276,7 @@ export function validateScenario(raw: unknown): Scenario {
   const c = o.cluster === undefined ? {} : expectObject(o.cluster, 'cluster', CLUSTER_FIELDS);
   const controllers = c.controllers === undefined ? 3 : expectNumber(c.controllers, 'cluster.controllers', { min: 1, max: 9, integer: true });
   const brokers = c.brokers === undefined ? 3 : expectNumber(c.brokers, 'cluster.brokers', { min: 1, max: 100, integer: true });
+  const brokerNames = readBrokerNames(c.brokerNames, brokers);
   const racksIn = c.racks === undefined ? null : expectArray(c.racks, 'cluster.racks', { minLength: 1 }).map((r, i) => expectString(r, join('cluster.racks', i)));
   const zonesIn = c.zones === undefined ? null : expectArray(c.zones, 'cluster.zones', { minLength: 1 }).map((z, i) => expectString(z, join('cluster.zones', i)));
   const racks = Array.from({ length: brokers }, (_, i) => (racksIn ? racksIn[i % racksIn.length]! : null));
@@ -280,10 +287,11 @@ export function validateScenario(raw: unknown): Scenario {
   if (groupConsumerError) throw new ValidationError('cluster.broker', brokerOverrides, 'consistent group.consumer.* configs', groupConsumerError);
   const eligibleLeaderReplicas = c.eligibleLeaderReplicas === undefined ? true : expectBoolean(c.eligibleLeaderReplicas, 'cluster.eligibleLeaderReplicas');
   // Finalized features, as `kafka-storage format --feature transaction.version=1` sets them. [src: server-common/.../TransactionVersion.java]
-  const features = c.features === undefined ? {} : expectObject(c.features, 'cluster.features', ['transaction.version']);
+  const features = c.features === undefined ? {} : expectObject(c.features, 'cluster.features', ['transaction.version', 'share.version']);
   const tvRaw = features['transaction.version'];
   if (tvRaw !== undefined && tvRaw !== 1 && tvRaw !== 2) throw new ValidationError('cluster.features.transaction.version', tvRaw, '1 or 2');
   const transactionVersion: TransactionVersion = tvRaw === undefined ? 2 : tvRaw;
+  const shareVersion = readShareVersion(features['share.version']);
   const legacyHighWatermarkTruncation =
     c.legacyHighWatermarkTruncation === undefined ? false : expectBoolean(c.legacyHighWatermarkTruncation, 'cluster.legacyHighWatermarkTruncation');
   let network: Scenario['cluster']['network'];
@@ -542,7 +550,7 @@ export function validateScenario(raw: unknown): Scenario {
     durationUs,
     quietUs,
     trace,
-    cluster: { controllers, brokers, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, transactionVersion, network, disk },
+    cluster: { controllers, brokers, brokerNames, racks, zones, brokerConfig, brokerOverrides, eligibleLeaderReplicas, legacyHighWatermarkTruncation, transactionVersion, shareVersion, network, disk },
     topics,
     producers,
     consumers,

@@ -71,4 +71,39 @@ describe('share groups: the same schedule with the other setting', () => {
     expect(count(r, 'share.in-flight.max')).toBeGreaterThan(100);
     expect(count(r, 'share.unfinished')).toBe(0);
   });
+
+  it('share-group-poison-pill-dead-letter at share.version 1 (no DLQ support) archives the pill without writing it anywhere', () => {
+    const spec = library('share-group-poison-pill-dead-letter');
+    const r = run({ ...spec, cluster: { ...spec.cluster, features: { 'share.version': 1 } } }, 1);
+    expect(count(r, 'share.deliveries.max')).toBe(5);
+    expect(count(r, 'share.archived')).toBe(1);
+    expect(count(r, 'share.dead-lettered')).toBe(0);
+    expect(count(r, 'records-read.dlq-audit')).toBe(0);
+  });
+
+  it('share-group-poison-pill-dead-letter without its DLQ topic (and no auto-create) fails the DLQ write and archives the pill anyway', () => {
+    const spec = library('share-group-poison-pill-dead-letter');
+    const r = run({ ...spec, topics: (spec.topics ?? []).filter((t) => t.name !== 'dlq.payments'), consumers: [], expect: [] }, 1);
+    expect(count(r, 'share.dead-lettered')).toBe(0);
+    expect(count(r, 'share.dead-letter-failed')).toBe(1);
+    expect(count(r, 'share.archived')).toBe(1);
+    expect(count(r, 'share.unfinished')).toBe(0);
+  });
+
+  it('share-group-poison-pill-dead-letter without its DLQ topic but with errors.deadletterqueue.auto.create.topics.enable creates it and writes the pill', () => {
+    const spec = library('share-group-poison-pill-dead-letter');
+    const noTopic = { ...spec, topics: (spec.topics ?? []).filter((t) => t.name !== 'dlq.payments'), consumers: [], expect: [] };
+    const r = run(applyOverrides(noTopic, ['broker.errors.deadletterqueue.auto.create.topics.enable=true']), 1);
+    expect(count(r, 'share.dead-lettered')).toBe(1);
+    expect(count(r, 'share.dead-letter-failed')).toBe(0);
+    expect(r.trace.some((e) => e.kind === 'share.dead-letter' && (e as unknown as { dlqTopic: string }).dlqTopic === 'dlq.payments')).toBe(true);
+  });
+
+  it('share-group-poison-pill-dead-letter acknowledging the pill with REJECT dead-letters it on its first delivery', () => {
+    const spec = withShareProcessing(library('share-group-poison-pill-dead-letter'), (p) => ({ ...p, failures: [{ valuePrefix: 'bad-schema:', times: 'always', ack: 'reject' }] }));
+    const r = run(spec, 1);
+    expect(count(r, 'share.deliveries.max')).toBe(1);
+    expect(count(r, 'share.dead-lettered')).toBe(1);
+    expect(r.checks['share.dead-lettered']?.examples[0]).toMatch(/rejected/);
+  });
 });

@@ -27,7 +27,10 @@ const SEND_BITS = STATUS | DEFINITE | ACKS | TOMBSTONE;
 /** acks codes in the flags; 0 means "another value, see the side table". */
 const ACKS_CODES: Readonly<Record<string, number>> = { '0': 1, '1': 2, all: 3 };
 const ACKS_NAMES = ['', '0', '1', 'all'];
-const NO_BROKER = 0xff;
+/** In the brokers column: none (the column's default); a broker b < BROKER_SIDE is kept as b + 1. */
+const NO_BROKER = 0;
+/** In the brokers column: a broker kept in the side table (too big, or negative). */
+const BROKER_SIDE = 0xff;
 
 /**
  * A send's answer as the completion watchers see it: one object refilled for each value (read it, keep none of
@@ -125,16 +128,21 @@ export class Sends {
       if (tombstone && (this.flags.get(v) & TOMBSTONE) === 0) this.tombstones.push(v);
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown | (tombstone ? TOMBSTONE : 0));
       this.setTp(v, this.tpIds.id(e.topic, e.partition));
-      this.keys.set(v, e.key === null ? -1 : this.keyNames.id(e.key));
+      // A first send finds its columns at their defaults (an answer is recorded only for a value sent): only a
+      // value sent again has them to start over.
+      if (e.key !== null) this.keys.set(v, this.keyNames.id(e.key));
+      else if (was !== Status.None) this.keys.set(v, -1);
       this.invoked.set(v, e.t);
-      this.acked.set(v, -1);
-      this.offsets.set(v, -1);
+      if (was !== Status.None) {
+        this.acked.set(v, -1);
+        this.offsets.set(v, -1);
+        this.brokers.set(v, NO_BROKER);
+        this.errorOf.delete(v);
+      }
       const producer = this.nodes.id(e.node);
       this.setProducer(v, producer);
       if (v <= (this.lastIdOfProducer[producer] ?? -1)) this.producerIdsUnordered = true;
       this.lastIdOfProducer[producer] = v;
-      this.brokers.set(v, NO_BROKER);
-      this.errorOf.delete(v);
     },
     'send.ok': (e) => {
       const values = e.values;
@@ -153,9 +161,9 @@ export class Sends {
         this.setTp(v, tp);
         this.offsets.set(v, e.offset >= 0 ? e.offset + i : -1);
         this.acked.set(v, e.t);
-        if (e.broker >= 0 && e.broker < NO_BROKER) this.brokers.set(v, e.broker);
+        if (e.broker >= 0 && e.broker < BROKER_SIDE - 1) this.brokers.set(v, e.broker + 1);
         else {
-          this.brokers.set(v, NO_BROKER);
+          this.brokers.set(v, BROKER_SIDE);
           this.brokerSide.set(v, e.broker);
         }
         if (this.completeWatchers.length > 0) this.completed(v, Status.Ok, tp, this.offsets.get(v), e.t, acks === ACKS_CODES['0']);
@@ -330,7 +338,7 @@ export class Sends {
   /** The broker that acknowledged it, -1 if none. */
   broker(v: number): number {
     const b = this.brokers.get(v);
-    return b !== NO_BROKER ? b : (this.brokerSide.get(v) ?? -1);
+    return b === NO_BROKER ? -1 : b !== BROKER_SIDE ? b - 1 : this.brokerSide.get(v)!;
   }
 
   /** The producer's node id (in the history's node names). */

@@ -709,6 +709,13 @@ export class Broker extends Process {
     return this.producerIdNext++;
   }
 
+  /** Sends a request to the active controller (the share-group DLQ's CreateTopics); NOT_CONTROLLER-free: no known controller fails at once. */
+  sendToController<Req extends { type: string }, Resp>(request: Req, timeoutMs: number, done: (o: Outcome<Resp>) => void): void {
+    const controller = this.controllerNode();
+    if (!controller) return done({ ok: false, error: 'NOT_CONTROLLER' });
+    this.net.send<Req, Resp>(controller, request, { timeoutMs }, done);
+  }
+
   /** Sends an inter-broker request (the transaction coordinator's WriteTxnMarkers). */
   sendToBroker<Req extends { type: string }, Resp>(brokerId: number, request: Req, timeoutMs: number, done: (o: Outcome<Resp>) => void): void {
     this.net.send<Req, Resp>(brokerActorId(brokerId), request, { timeoutMs }, done);

@@ -1,5 +1,5 @@
 import { COMPRESSION_TYPES } from '../records';
-import { bool, double, int, listOf, oneOf, optionalString, throttledReplicaList, type ConfigOf } from './def';
+import { bool, double, int, listOf, oneOf, optionalString, text, throttledReplicaList, type ConfigOf } from './def';
 
 /** Java's Long.MAX_VALUE as a double: Kafka's "never" for flush.messages, flush.ms, max.compaction.lag.ms. */
 export const LONG_MAX = 2 ** 63;
@@ -15,6 +15,8 @@ export const TOPIC_CONFIGS = {
   'cleanup.policy': listOf(['delete', 'compact'] as const, ['delete'], 'delete old segments, compact to the latest record per key, or both', { minLength: 1 }),
   'compression.type': oneOf(['producer', 'uncompressed', ...COMPRESSION_TYPES.filter((c) => c !== 'none')] as const, 'producer', 'the compression the broker keeps (producer = as sent)'),
   'delete.retention.ms': int(86_400_000, 'how long tombstones survive after the cleaner first sees them', { min: 0, max: LONG_MAX }),
+  // [src: clients/.../common/config/TopicConfig.java `ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_CONFIG` (KIP-1191)]
+  'errors.deadletterqueue.group.enable': bool(false, 'a share group may write its dead-letter records to this topic (KIP-1191)'),
   'file.delete.delay.ms': int(60_000, 'delay before a deleted segment file is removed', { min: 0, max: LONG_MAX }),
   'flush.messages': int(LONG_MAX, 'fsync after this many messages (default: never; Kafka relies on replication)', { min: 1, max: LONG_MAX }),
   'flush.ms': int(LONG_MAX, 'fsync when data is this old (default: never)', { min: 0, max: LONG_MAX }),
@@ -109,6 +111,9 @@ export const BROKER_CONFIGS = {
   'group.share.min.heartbeat.interval.ms': int(5000, 'smallest share.heartbeat.interval.ms a group may set', { min: 1 }),
   'group.share.max.heartbeat.interval.ms': int(15_000, 'largest share.heartbeat.interval.ms a group may set', { min: 1 }),
   'group.share.max.size': int(200, 'members a share group may have', { min: 1, max: 1000 }),
+  // Share-group dead-letter queues (KIP-1191, Kafka 4.4) [src: group-coordinator/.../GroupCoordinatorConfig.java `ERRORS_DEADLETTERQUEUE_*`]
+  'errors.deadletterqueue.topic.name.prefix': text('dlq.', 'a share group\'s dead-letter topic must start with this ("" allows any name)'),
+  'errors.deadletterqueue.auto.create.topics.enable': bool(false, 'a missing dead-letter topic is created (with num.partitions, default.replication.factor and errors.deadletterqueue.group.enable=true)'),
   'producer.id.expiration.ms': int(86_400_000, 'producer state expires after this long without writes', { min: 1 }),
   'transaction.state.log.num.partitions': int(50, 'partitions of __transaction_state', { min: 1 }),
   'transaction.state.log.replication.factor': int(3, 'replication factor of __transaction_state (it is not created on fewer brokers)', { min: 1 }),

@@ -109,6 +109,18 @@ export function optionalString(doc: string): ConfigDef<string | null> {
   };
 }
 
+/** A string that may be empty (Kafka's STRING type with a default such as "dlq."). */
+export function text(def: string, doc: string): ConfigDef<string> {
+  return {
+    default: def,
+    doc,
+    allowed: 'a string (may be empty)',
+    read(raw) {
+      return typeof raw === 'string' ? raw : undefined;
+    },
+  };
+}
+
 /**
  * A `*.replication.throttled.replicas` topic config: "*" or comma-separated `partition:broker` pairs, kept as a
  * string (default: none). [server-common/.../config/ThrottledReplicaListValidator.java]

@@ -15,7 +15,9 @@ export const SHARE_KINDS = defineKinds({
   /**
    * Records of one share-partition changed state other than by acquisition: `cause` accept, release, reject, renew
    * (the member's acknowledgement), lock-expired, member-left (its share session closed), log-start (retention
-   * passed them) or gap; `memberId` is who held them ('' when nobody did), `to` the state they are in now.
+   * passed them), gap, or dead-letter / dead-letter-failed (the end of ARCHIVING: the DLQ write was done, or
+   * failed); `memberId` is who held them ('' when nobody did), `to` the state they are in now (ARCHIVING: a
+   * rejected record, or one released at the delivery-count limit, waits for its DLQ write, KIP-1191).
    */
   'share.transition': {
     group: str,
@@ -29,6 +31,14 @@ export const SHARE_KINDS = defineKinds({
     spso: num,
     speo: num,
   },
+  /**
+   * The partition leader wrote a record of a share-partition to its group's dead-letter topic (KIP-1191):
+   * `reason` rejected or delivery-count-limit, `deliveryCount` its deliveries, `dlqPartition` where it went.
+   * After a leader change a record still ARCHIVING is written again (the write is not atomic with its state).
+   */
+  'share.dead-letter': { group: str, topic: str, partition: num, offset: num, dlqTopic: str, reason: oneOf('rejected', 'delivery-count-limit'), deliveryCount: num, dlqPartition: num },
+  /** A DLQ write failed (`error`, `message`: the topic missing or not enabled, a wrong prefix, attempts spent): the record is archived without it. */
+  'share.dead-letter.failed': { group: str, topic: str, partition: num, offset: num, dlqTopic: str, reason: oneOf('rejected', 'delivery-count-limit'), deliveryCount: num, error: str, message: str },
   /** An acknowledgement refused (INVALID_RECORD_STATE: the member did not hold every record it named). */
   'share.ack.refused': { group: str, topic: str, partition: num, memberId: str, type: str, offsets: list(num), error: str },
   /** A share-partition was (re)initialised on its leader: from the persisted state, or at `share.auto.offset.reset`. */

@@ -74,6 +74,10 @@ export interface ShareGroupLimits {
   readonly autoOffsetReset: ShareAutoOffsetReset;
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
+  /** `errors.deadletterqueue.topic.name` (KIP-1191): '' (the default) means no dead-letter queue. */
+  readonly dlqTopicName: string;
+  /** `errors.deadletterqueue.copy.record.enable`: the DLQ record carries the source key, value and headers too. */
+  readonly dlqCopyRecord: boolean;
 }
 
 /**
@@ -102,6 +106,11 @@ export function shareGroupLimits(b: BrokerConfig, group: Readonly<Record<string,
   if ((hb as number) >= (session as number)) return 'share.heartbeat.interval.ms must be less than share.session.timeout.ms';
   const reset = parseShareAutoOffsetReset(group['share.auto.offset.reset'] ?? 'latest');
   if (typeof reset === 'string') return reset;
+  // [src: group-coordinator/.../GroupConfig.java `ERRORS_DEADLETTERQUEUE_TOPIC_NAME_CONFIG` (default ""), `ERRORS_DEADLETTERQUEUE_COPY_RECORD_ENABLE_CONFIG` (default false)]
+  const dlqTopicName = (group['errors.deadletterqueue.topic.name'] ?? '').trim();
+  if (dlqTopicName.startsWith('__')) return `errors.deadletterqueue.topic.name ${JSON.stringify(dlqTopicName)} cannot start with __ (internal topics)`;
+  const copyRaw = (group['errors.deadletterqueue.copy.record.enable'] ?? 'false').trim().toLowerCase();
+  if (copyRaw !== 'true' && copyRaw !== 'false') return `errors.deadletterqueue.copy.record.enable ${JSON.stringify(group['errors.deadletterqueue.copy.record.enable'])} is not true or false`;
   return {
     deliveryCountLimit: delivery as number,
     recordLockDurationMs: lock as number,
@@ -109,5 +118,7 @@ export function shareGroupLimits(b: BrokerConfig, group: Readonly<Record<string,
     autoOffsetReset: reset,
     sessionTimeoutMs: session as number,
     heartbeatIntervalMs: hb as number,
+    dlqTopicName,
+    dlqCopyRecord: copyRaw === 'true',
   };
 }

@@ -35,7 +35,11 @@ export interface StateTransition {
   readonly cause: TransitionCause;
 }
 
-export type TransitionCause = 'acquire' | 'accept' | 'release' | 'reject' | 'renew' | 'gap' | 'lock-expired' | 'member-left' | 'log-start';
+/**
+ * Why a record changed state. `dead-letter` and `dead-letter-failed` end the ARCHIVING of the DLQ flow (KIP-1191):
+ * the record was written to the dead-letter topic, or the write failed; either way it is ARCHIVED.
+ */
+export type TransitionCause = 'acquire' | 'accept' | 'release' | 'reject' | 'renew' | 'gap' | 'lock-expired' | 'member-left' | 'log-start' | 'dead-letter' | 'dead-letter-failed';
 
 export interface AcquiredRecord {
   readonly offset: number;
@@ -47,6 +51,12 @@ export interface SharePartitionLimits {
   readonly deliveryCountLimit: number;
   readonly recordLockDurationMs: number;
   readonly maxInFlightRecords: number;
+  /**
+   * The DLQ flow is on (share.version 2 and a dead-letter topic named for the group): a rejected record, or one
+   * released at the delivery-count limit, goes to ARCHIVING instead of ARCHIVED until its DLQ write is done.
+   * [src: server/.../share/fetch/InFlightState.java `tryUpdateState` (`dlqSupportEnabled`)]
+   */
+  readonly dlqEnabled?: boolean;
 }
 
 /** An acknowledgement batch: offsets first..last (inclusive) and one type for all. */
@@ -88,7 +98,10 @@ export class SharePartition {
     this.end = startOffset - 1;
   }
 
-  /** A share-partition from persisted state: what was acquired is available again, with its delivery count. [SharePartition.java `maybeInitialize`] */
+  /**
+   * A share-partition from persisted state: what was acquired is available again, with its delivery count; what
+   * was ARCHIVING stays so (its DLQ write is run again). [SharePartition.java `maybeInitialize`]
+   */
   static restore(p: PersistedShareState, limits: SharePartitionLimits): SharePartition {
     const sp = new SharePartition(p.startOffset, limits);
     sp.end = Math.max(p.endOffset, p.startOffset - 1);
@@ -221,7 +234,7 @@ export class SharePartition {
             transitions.push(this.finish(o, r, 'ACKNOWLEDGED', 'accept'));
             break;
           case 'REJECT':
-            transitions.push(this.finish(o, r, 'ARCHIVED', 'reject'));
+            transitions.push(this.finish(o, r, this.limits.dlqEnabled ? 'ARCHIVING' : 'ARCHIVED', 'reject'));
             break;
           case 'GAP':
             transitions.push(this.finish(o, r, 'ARCHIVED', 'gap'));
@@ -287,9 +300,35 @@ export class SharePartition {
     return out;
   }
 
-  /** Released records go back to AVAILABLE, or are archived once delivered `deliveryCountLimit` times. [SharePartition.java `updatedState`; RecordState] */
+  /**
+   * Phase 2 of the DLQ flow is over for `offset` (written to the dead-letter topic, or the write failed): an
+   * ARCHIVING record becomes ARCHIVED; anything else (archived meanwhile below the log start) is left alone.
+   * [src: core/.../server/share/SharePartition.java: the DLQ future's completion archives the records]
+   */
+  completeArchiving(offset: number, written: boolean): StateTransition[] {
+    const r = this.records.get(offset);
+    if (r?.state !== 'ARCHIVING') return [];
+    const t = this.finish(offset, r, 'ARCHIVED', written ? 'dead-letter' : 'dead-letter-failed');
+    this.advanceStartOffset();
+    return [t];
+  }
+
+  /** The records waiting for their DLQ write (ARCHIVING), in offset order, with their delivery counts. */
+  archiving(): AcquiredRecord[] {
+    const out: AcquiredRecord[] = [];
+    for (let o = this.start; o <= this.end; o++) {
+      const r = this.records.get(o);
+      if (r?.state === 'ARCHIVING') out.push({ offset: o, deliveryCount: r.deliveryCount });
+    }
+    return out;
+  }
+
+  /**
+   * Released records go back to AVAILABLE, or are archived once delivered `deliveryCountLimit` times (ARCHIVING
+   * when the DLQ flow is on). [SharePartition.java `updatedState`; InFlightState.java `tryUpdateState`; RecordState]
+   */
   private release(offset: number, r: InFlightRecord, cause: TransitionCause): StateTransition {
-    if (r.deliveryCount >= this.limits.deliveryCountLimit) return this.finish(offset, r, 'ARCHIVED', cause);
+    if (r.deliveryCount >= this.limits.deliveryCountLimit) return this.finish(offset, r, this.limits.dlqEnabled ? 'ARCHIVING' : 'ARCHIVED', cause);
     const memberId = r.memberId;
     r.state = 'AVAILABLE';
     r.memberId = '';
@@ -297,7 +336,7 @@ export class SharePartition {
     return { offset, from: 'ACQUIRED', to: 'AVAILABLE', deliveryCount: r.deliveryCount, memberId, cause };
   }
 
-  private finish(offset: number, r: InFlightRecord, to: 'ACKNOWLEDGED' | 'ARCHIVED', cause: TransitionCause): StateTransition {
+  private finish(offset: number, r: InFlightRecord, to: 'ACKNOWLEDGED' | 'ARCHIVING' | 'ARCHIVED', cause: TransitionCause): StateTransition {
     const from = r.state;
     const memberId = r.memberId;
     r.state = to;

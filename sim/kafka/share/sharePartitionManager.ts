@@ -25,6 +25,9 @@ import {
 } from './shareProtocol';
 import { SharePartition, type StateTransition } from './sharePartition';
 import type { ShareStateStore } from './shareStateStore';
+import type { ShareGroupDlqManager } from './shareGroupDlqManager';
+import { inferredDlqReason } from './dlqRules';
+import { DEFAULT_SHARE_VERSION, supportsShareGroupDlq, type ShareVersion } from './shareVersion';
 
 /** What the broker lends the manager. */
 export interface SharePartitionHost {
@@ -79,16 +82,20 @@ export class SharePartitionManager {
   constructor(
     private readonly host: SharePartitionHost,
     private readonly store: ShareStateStore,
+    private readonly dlq: ShareGroupDlqManager | null = null,
+    private readonly shareVersion: ShareVersion = DEFAULT_SHARE_VERSION,
   ) {}
 
   private get nowMs(): number {
     return Math.floor(this.host.now / 1000);
   }
 
-  private limitsOf(group: string): ShareGroupLimits {
-    const l = shareGroupLimits(this.host.config, this.host.groupConfig(group));
+  private limitsOf(group: string): ShareGroupLimits & { readonly dlqEnabled: boolean } {
+    const got = shareGroupLimits(this.host.config, this.host.groupConfig(group));
     // The validator refuses bad group configs; a bad one altered at run time falls back to the broker defaults.
-    return typeof l === 'string' ? (shareGroupLimits(this.host.config) as ShareGroupLimits) : l;
+    const l = typeof got === 'string' ? (shareGroupLimits(this.host.config) as ShareGroupLimits) : got;
+    // The DLQ flow needs share.version 2 and a DLQ topic named for the group. [src: SharePartition.java (dlqSupportEnabled); ShareVersion.java `supportsShareGroupDLQ`]
+    return { ...l, dlqEnabled: this.dlq !== null && supportsShareGroupDlq(this.shareVersion) && l.dlqTopicName !== '' };
   }
 
   /** The share-partition of (group, tp) if this broker leads tp: loaded from the store or initialised on first use, or after a leader change. */
@@ -133,6 +140,9 @@ export class SharePartitionManager {
     });
     this.store.write(group, topic, partition, sp.snapshot());
     this.archiveBelowLogStart(fresh, log);
+    // Records still ARCHIVING when the state was written go to the DLQ again: the write may have been done
+    // already, so a record can be dead-lettered twice. [src: SharePartition.java (DLQ rerun on initialization)]
+    for (const a of sp.archiving()) this.deadLetter(fresh, a.offset, a.deliveryCount, inferredDlqReason(a.deliveryCount, limits.deliveryCountLimit));
     return fresh;
   }
 
@@ -330,8 +340,19 @@ export class SharePartitionManager {
       }
       this.persist(e);
       if (transitions.some((t) => t.to === 'AVAILABLE')) this.scheduleWake();
+      // Phase 1 of the DLQ flow is persisted (ARCHIVING); phase 2 writes the record to the DLQ topic, then archives it.
+      for (const t of transitions) if (t.to === 'ARCHIVING') this.deadLetter(e, t.offset, t.deliveryCount, t.cause === 'reject' ? 'rejected' : 'delivery-count-limit');
     }
     this.armLockTimer(e);
+  }
+
+  /** Phase 2: the DLQ write, then ARCHIVED (written or not) if this share-partition is still the one that asked. [SharePartition.java; ShareGroupDLQStateManager.java `dlq`] */
+  private deadLetter(e: Entry, offset: number, deliveryCount: number, reason: 'rejected' | 'delivery-count-limit'): void {
+    if (!this.dlq) return;
+    this.dlq.dlq({ group: e.group, topic: e.topic, partition: e.partition, offset, deliveryCount, reason }, (written) => {
+      if (this.entries.get(key(e.group, e.topic, e.partition)) !== e) return;
+      this.changed(e, e.sp.completeArchiving(offset, written));
+    });
   }
 
   private persist(e: Entry): void {

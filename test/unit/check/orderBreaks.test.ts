@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportOut } from '../../../sim/check/check';
-import type { History } from '../../../sim/check/history/history';
+import { History } from '../../../sim/check/history/history';
 import { orderBreaks } from '../../../sim/check/orderBreaks';
+import { NumberedListBuilder, type TraceNumbers } from '../../../sim/core/numberedText';
 
 // share.order-breaks and group.order-breaks from hand-written events, each answer worked out in the comments.
 
 type Handler = (e: Record<string, unknown>) => void;
 
-function fold(events: readonly Record<string, unknown>[]): ReportOut {
-  const check = orderBreaks.make({} as History, { figures: [] });
+/** Folds the events; with `numbered`, each poll comes with its keys' numbers beside it, as a run hands them along. */
+function fold(events: readonly Record<string, unknown>[], numbered = false): ReportOut {
+  const h = new History();
+  const check = orderBreaks.make(h, { figures: [] });
   const handlers = check.handlers as unknown as Record<string, Handler>;
-  for (const e of events) handlers[e.kind as string]?.(e);
+  for (const e of events) {
+    h.numbers.value = numbered && e.kind === 'consumer.poll' ? keyNumbers(e) : undefined;
+    handlers[e.kind as string]?.(e);
+  }
   const out: ReportOut = {};
   check.report(out);
   return out;
@@ -29,6 +35,16 @@ const groupPoll = (seq: number, partition: number, offsets: number[], keys: (str
   group: 'g',
   records: [{ topic: 't', partition, offsets, keys }],
 });
+/** A poll's numbers as the consumer hands them: each partition's values (none here), then each one's keys. */
+function keyNumbers(e: Record<string, unknown>): TraceNumbers {
+  const records = e.records as { keys: (string | null)[] }[];
+  const keys = records.map((r) => {
+    const b = new NumberedListBuilder();
+    for (const k of r.keys) b.add(k === null ? null : k.replace(/\d+$/, ''), k === null ? -1 : Number(/\d+$/.exec(k)?.[0] ?? -1));
+    return b.finish();
+  });
+  return [...records.map(() => undefined), ...keys];
+}
 const processed = (partition: number, offsets: number[]) => ({ kind: 'consumer.processed', topic: 't', partition, offsets });
 
 describe('order breaks', () => {
@@ -73,5 +89,29 @@ describe('order breaks', () => {
       'g t-0: key a offset 1 was handed out after offset 4 of the same key was finished',
     ]);
     expect(out['share.order-breaks']!.count).toBe(0);
+  });
+
+  it('several records of a key out at once, finished out of order; the keys\' numbers give what their texts give', () => {
+    const events = [
+      groupPoll(1, 0, [0, 1], ['k7', 'k7']),
+      // Offset 2 of k7 goes to poll 2 while 0 and 1 are out: one break; k8 is alone, k10 (a key with a number of its own) too.
+      groupPoll(2, 0, [2, 3, 4], ['k7', 'k8', 'k10']),
+      processed(0, [1]),
+      // Offset 1 is finished, offset 0 still out with poll 1: offset 5 of k7, handed to poll 3, breaks again.
+      groupPoll(3, 0, [5], ['k7']),
+      processed(0, [0, 2, 5, 3, 4]),
+      // Every k7 offset is finished up to 5; a rewind to offset 1 runs after it.
+      groupPoll(4, 0, [1], ['k7']),
+      // The same key on another partition keeps its own state: no break.
+      groupPoll(5, 1, [0], ['k7']),
+    ];
+    const out = fold(events);
+    expect(out['group.order-breaks']!.count).toBe(3);
+    expect(out['group.order-breaks']!.examples).toEqual([
+      'g t-0: key k7 offset 2 was handed out while offset 0 of the same key was still out',
+      'g t-0: key k7 offset 5 was handed out while offset 0 of the same key was still out',
+      'g t-0: key k7 offset 1 was handed out after offset 5 of the same key was finished',
+    ]);
+    expect(fold(events, true)).toEqual(out);
   });
 });

@@ -113,6 +113,20 @@ describe('PayloadTable', () => {
     expect(t.keyText(t.internKey(new Uint8Array([0, 0x41])))).toBe('\u0000b64:AEE=');
   });
 
+  it("numbers a key `<prefix><n>` for the trace's readers only where prefix + n spells the key again", () => {
+    const t = new PayloadTable();
+    const numbered = (key: string | null) => {
+      const id = key === null ? NULL_ID : t.internKey(key);
+      return [t.keyPrefix(id), t.keyNumber(id)];
+    };
+    expect(numbered('k42')).toEqual(['k', 42]);
+    expect(numbered('order-0')).toEqual(['order-', 0]);
+    expect(numbered('7')).toEqual(['', 7]);
+    // A leading zero, ten digits, no digits, no key: the text is the key.
+    for (const key of ['k007', 'k1234567890', 'hot', null]) expect(numbered(key)).toEqual([null, -1]);
+    expect([t.keyPrefix(t.internKey(new Uint8Array([0x6b, 0x31]))), t.keyNumber(t.internKey(new Uint8Array([0x6b, 0x31])))]).toEqual([null, -1]);
+  });
+
   it('batches built after a slab fills keep their own records intact', () => {
     const t = new PayloadTable('p');
     const built = Array.from({ length: 300 }, (_, i) => {

@@ -16,6 +16,7 @@ import { EventsView } from '../views/eventsView';
 import { Gallery } from '../views/gallery';
 import { GroupsView } from '../views/groupsView';
 import { OperatorView } from '../views/operatorView';
+import { ShareView } from '../views/shareView';
 import { buildHelp } from '../views/help';
 import { LearnView } from '../views/learnView';
 import { PartitionView } from '../views/partitionView';
@@ -71,6 +72,7 @@ export class App {
   private readonly learn: LearnView;
   private readonly groups: GroupsView;
   private readonly operator: OperatorView;
+  private readonly share: ShareView;
   private readonly transport: Transport;
   private readonly settings: SettingsBar;
   private readonly gallery: Gallery;
@@ -114,6 +116,7 @@ export class App {
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
+    this.share = new ShareView(byId('share-pane'), this.tooltip);
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -261,7 +264,7 @@ export class App {
       });
       return b;
     });
-    replace(menu, el('div', { class: 'menu-head' }, `${host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    replace(menu, el('div', { class: 'menu-head' }, `${m ? m.names.host(host) : host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
     menu.hidden = false;
     menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
     menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
@@ -335,7 +338,7 @@ export class App {
     const forks = setsB ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
     const want: { label: string; sets: readonly string[]; spec: ScenarioSpec; forks: readonly LiveFault[] }[] = [{ label: 'A', sets, spec, forks: [] }];
     if (setsB) want.push({ label: 'B', sets: setsB, spec: withFaults(spec, forks), forks });
-    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f)}`).join('')}`));
+    const bars = this.showProgress(`${spec.id} · seed ${seed}`, want.map((w) => `${setsB ? `${w.label}: ` : ''}${describeSets(w.sets)}${w.forks.map((f) => ` + ${describeFault(f, this.runA?.model.names ?? null)}`).join('')}`));
     try {
       const payloads = await Promise.all(
         want.map((w, k) => {
@@ -452,6 +455,7 @@ export class App {
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
     this.operator.setRun(this.runA);
+    this.share.setRun(this.runA);
     this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
     this.renderTitle();
 
@@ -625,6 +629,7 @@ export class App {
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
+    if (this.url.view === 'share') this.share.render(this.cursor, now);
     this.renderCaption(state.caption, now);
     // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
     document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);
@@ -735,14 +740,14 @@ export class App {
   /** What the learner changed on a side (its settings, a fault added from the screen), or null. */
   private changeOf(label: 'A' | 'B', run: LoadedRun): string | null {
     const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
-    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f)}`)];
+    const parts = [...run.payload.sets, ...forks.map((f) => `+ ${describeFault(f, this.runA?.model.names ?? null)}`)];
     return parts.length > 0 ? parts.join(', ') : null;
   }
 
   private changedText(label: 'A' | 'B', run: LoadedRun): string {
     const forks = label === 'B' ? this.url.forkB.map(decodeFault).filter((f): f is LiveFault => f !== null) : [];
     const sets = run.payload.sets.length > 0 ? describeSets(run.payload.sets) : '';
-    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f)}`)].filter(Boolean);
+    const parts = [sets && (forks.length === 0 || sets !== describeSets(this.runA?.payload.sets ?? []) ? sets : ''), ...forks.map((f) => `+ ${describeFault(f, this.runA?.model.names ?? null)}`)].filter(Boolean);
     return parts.length > 0 ? `changed: ${parts.join(' ')}` : 'as the scenario says';
   }
 
@@ -768,7 +773,7 @@ export class App {
       b.addEventListener('click', f);
       return b;
     };
-    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'), tab('Operator', 'Metrics, alerts and the describe tables (6)', () => this.setView('operator', true), 'tab-operator'));
+    stage.append(tab('Replicas', 'Cluster and partition (1)', () => this.setView('replicas', true), 'tab-replicas'), tab('Groups', 'Consumer groups (2)', () => this.setView('groups', true), 'tab-groups'), tab('Operator', 'Metrics, alerts and the describe tables (6)', () => this.setView('operator', true), 'tab-operator'), tab('Share', 'Share groups: each share-partition\'s in-flight records, delivery counts and locks (7)', () => this.setView('share', true), 'tab-share'));
     side.append(
       tab('Checks', 'What the checkers found (3)', () => this.setSide('checks', true), 'tab-checks'),
       tab('Events', 'The events around the cursor (4)', () => this.setSide('events', true), 'tab-events'),
@@ -781,7 +786,8 @@ export class App {
     byId('panes').hidden = v !== 'replicas';
     byId('groups-pane').hidden = v !== 'groups';
     byId('operator-pane').hidden = v !== 'operator';
-    const views: View[] = ['replicas', 'groups', 'operator'];
+    byId('share-pane').hidden = v !== 'share';
+    const views: View[] = ['replicas', 'groups', 'operator', 'share'];
     byId('stage-tabs')
       .querySelectorAll('button')
       .forEach((b, k) => b.classList.toggle('active', views[k] === v));
@@ -951,6 +957,8 @@ export class App {
         return handled(() => this.setView('groups', true));
       case '6':
         return handled(() => this.setView('operator', true));
+      case '7':
+        return handled(() => this.setView('share', true));
       case '3':
         return handled(() => this.setSide('checks', true));
       case '4':

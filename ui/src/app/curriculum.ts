@@ -96,9 +96,10 @@ export function visibleTags(s: ScenarioSpec): string[] {
   return (s.tags ?? []).filter((t) => !t.startsWith('guide:'));
 }
 
-/** The view that shows a scenario's lesson: a group's story on Groups, metrics and alerts on Operator. */
-export function lessonView(s: ScenarioSpec): 'replicas' | 'groups' | 'operator' {
+/** The view that shows a scenario's lesson: share consumers on Share, a group's story on Groups, metrics and alerts on Operator. */
+export function lessonView(s: ScenarioSpec): 'replicas' | 'groups' | 'operator' | 'share' {
   const tags = s.tags ?? [];
+  if ((s.shareConsumers?.length ?? 0) > 0) return 'share';
   if (tags.includes('alerts') || tags.includes('metrics')) return 'operator';
   if (tags.includes('consumer-groups') || tags.includes('rebalance')) return 'groups';
   return 'replicas';

@@ -1,5 +1,6 @@
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import type { FaultEntry } from '../../../sim/world/nemesis';
+import type { HostNames } from '../model/hostNames';
 
 /**
  * "What if" from the screen: a fault a learner adds at the cursor by clicking a node (crash it now, stop it, cut
@@ -43,9 +44,9 @@ export function decodeFault(text: string): LiveFault | null {
   return { fault: m[1] as LiveFaultKind, host: m[2]!, atMs: Number(m[3]), durationMs: m[4] === undefined ? null : Number(m[4]) };
 }
 
-export function describeFault(f: LiveFault): string {
+export function describeFault(f: LiveFault, names: HostNames | null = null): string {
   const what = f.fault === 'power-loss' ? 'power cut on' : f.fault;
-  return `${what} ${f.host.replace(/^(broker|controller)-/, '$1 ')} at ${(f.atMs / 1000).toFixed(3)}s${f.durationMs === null ? '' : ` for ${f.durationMs / 1000} s`}`;
+  return `${what} ${names ? names.host(f.host) : f.host.replace(/^(broker|controller)-/, '$1 ')} at ${(f.atMs / 1000).toFixed(3)}s${f.durationMs === null ? '' : ` for ${f.durationMs / 1000} s`}`;
 }
 
 /** The scenario with the learner's faults added to its schedule (validation then judges them as the CLI would). */

@@ -13,7 +13,7 @@ export interface UrlState {
   t: number | null;
   /** The cursor's event index (exact; wins over t when valid). */
   e: number | null;
-  view: 'replicas' | 'groups' | 'operator';
+  view: 'replicas' | 'groups' | 'operator' | 'share';
   side: 'checks' | 'events' | 'learn';
   value: string | null;
   partition: string | null;
@@ -45,7 +45,7 @@ export function readUrl(search: string): UrlState {
   const e = numberOrNull(q.get('e'));
   s.e = e !== null && Number.isInteger(e) && e >= -1 ? e : null;
   const view = q.get('view');
-  if (view === 'groups' || view === 'operator') s.view = view;
+  if (view === 'groups' || view === 'operator' || view === 'share') s.view = view;
   const side = q.get('side');
   if (side === 'events' || side === 'learn') s.side = side;
   s.value = q.get('v');

@@ -35,6 +35,7 @@ export const CATEGORY_COLORS: Record<string, string> = {
   producer: '#59a14f',
   consumer: '#f28e2b',
   group: '#f28e2b',
+  share: '#17becf',
   scenario: '#555555',
   caption: '#0b7285',
   other: '#9aa5b1',

@@ -17,7 +17,7 @@ export function recordAftermath(model: TraceModel, info: ValueInfo): string[] {
     if (e['topic'] !== info.topic || e['partition'] !== info.partition) continue;
     if (e.kind === 'controller.election') {
       const leader = e['leader'] as number;
-      lines.push(leader >= 0 ? `The controller elected broker ${leader} leader in epoch ${String(e['leaderEpoch'])} at ${rel(e.t, t0)} (from ${String(e['source'] ?? 'the ISR')}).` : `At ${rel(e.t, t0)} the partition had no leader.`);
+      lines.push(leader >= 0 ? `The controller elected ${model.names.broker(leader)} leader in epoch ${String(e['leaderEpoch'])} at ${rel(e.t, t0)} (from ${String(e['source'] ?? 'the ISR')}).` : `At ${rel(e.t, t0)} the partition had no leader.`);
     } else {
       const from = e['from'] as number;
       const to = e['to'] as number;

@@ -14,8 +14,10 @@ import { hostsIndex } from './fold/hosts';
 import { messagesIndex } from './fold/messages';
 import { naturalCompare, replicasIndex } from './fold/replicas';
 import { scenarioIndex } from './fold/scenario';
+import { shareIndex } from './fold/share';
 import { valuesIndex } from './fold/values';
 import { SCENARIO_LANE_LABEL } from './labels';
+import { HostNames } from './hostNames';
 import { brokerOfNode } from './nodes';
 
 export type LaneGroup = 'scenario' | 'controller' | 'broker' | 'client';
@@ -66,6 +68,9 @@ export type MarkerKind =
   | 'rejected'
   | 'fenced'
   | 'rebalance'
+  | 'lock-expired'
+  | 'archived'
+  | 'dead-letter'
   | 'scenario';
 
 /** A notable event: a stop for "next notable", a glyph on the timeline. */
@@ -122,6 +127,7 @@ const CATEGORY_BY_PREFIX: [string, string][] = [
   ['producer.', 'producer'],
   ['consumer.', 'consumer'],
   ['group.', 'group'],
+  ['share.', 'share'],
   ['scenario.', 'scenario'],
   ['final.', 'scenario'],
   ['caption', 'caption'],
@@ -141,6 +147,7 @@ export const CATEGORY_PRIORITY: Record<string, number> = {
   disk: 6,
   log: 6,
   group: 5,
+  share: 4,
   consumer: 4,
   replica: 3,
   send: 2,
@@ -166,6 +173,7 @@ interface Placement {
   rackOf(node: string): string;
   writebackUs: number | null;
   spec: ScenarioSpec | null;
+  brokerNames: readonly string[] | null;
 }
 
 /** Where each host sits (zone, rack), from the scenario in the trace header, as sim/kafka/cluster.ts places them. */
@@ -174,12 +182,14 @@ function placement(header: TraceHeader): Placement {
   let zones: readonly string[] = [];
   let racks: readonly (string | null)[] = [];
   let writebackUs: number | null = 30_000_000;
+  let brokerNames: readonly string[] | null = null;
   const clientZones = new Map<string, string>();
   if (spec) {
     try {
       const s = validateScenario(spec);
       zones = s.cluster.zones;
       racks = s.cluster.racks;
+      brokerNames = s.cluster.brokerNames;
       const wb = s.cluster.disk?.writebackDelayMs;
       writebackUs = wb === null ? null : wb === undefined ? 30_000_000 : wb * 1000;
       for (const p of s.producers) if (p.zone) clientZones.set(p.id, p.zone);
@@ -192,6 +202,7 @@ function placement(header: TraceHeader): Placement {
   return {
     spec,
     writebackUs,
+    brokerNames,
     zoneOf(node) {
       const c = /^controller-(\d+)$/.exec(node);
       if (c) return zones.length > 0 ? zones[(Number(c[1]) - 1) % zones.length]! : first;
@@ -255,6 +266,8 @@ export class TraceModel {
   readonly tQuiet: number;
   readonly writebackUs: number | null;
   readonly spec: ScenarioSpec | null;
+  /** What the views call each host (the scenario's broker names, or "broker N"). */
+  readonly names: HostNames;
   readonly hasGroups: boolean;
   /** Set by the replicas' fold when the trace has fsyncs. */
   hasFlush = false;
@@ -272,6 +285,7 @@ export class TraceModel {
     const place = placement(header);
     this.writebackUs = place.writebackUs;
     this.spec = place.spec;
+    this.names = new HostNames(place.brokerNames);
     this.lost = new Set(checks['lost-write']?.values ?? []);
 
     const laneOf = (node: string): number => {
@@ -281,14 +295,14 @@ export class TraceModel {
         l = this.lanes.length;
         this.laneIndex.set(id, l);
         const group = laneGroupOf(id);
-        this.lanes.push({ id, label: id === 'scenario' ? SCENARIO_LANE_LABEL : id, group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
+        this.lanes.push({ id, label: id === 'scenario' ? SCENARIO_LANE_LABEL : this.names.lane(id), group, zone: group === 'scenario' ? '' : place.zoneOf(id), rack: place.rackOf(id), broker: brokerOfNode(id) });
       }
       return l;
     };
     laneOf('scenario');
 
     // One pass: each subject's fold (fold/) takes the events of its kinds.
-    const c: IndexContext = { model: this, i: 0, lane: 0, laneOf, mark: (e, lane, kind, label) => this.markers.push({ i: c.i, t: e.t, lane, kind, label }) };
+    const c: IndexContext = { model: this, i: 0, lane: 0, laneOf, mark: (e, lane, kind, label) => this.markers.push({ i: c.i, t: e.t, lane, kind, label: this.names.text(label) }) };
     const times = { t0: -1, tQuiet: -1 };
     let messages: Messages | null = null;
     const folds = [
@@ -300,6 +314,7 @@ export class TraceModel {
       valuesIndex(c),
       messagesIndex(c, (m) => (messages = m)),
       groupsIndex(c),
+      shareIndex(c),
     ];
     const dispatch = dispatcher(...folds.map((f) => f.handlers));
     const kindIds = new Map<string, number>();

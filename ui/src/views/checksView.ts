@@ -198,7 +198,7 @@ export class ChecksView {
         const bad = anomalies && r.count > 0;
         const row = el('div', { class: `check-row${bad ? ' bad' : ''}${anomalies && r.count === 0 ? ' ok' : ''}`, title: describe(n), 'data-check': n }, el('span', { class: 'cn' }, n), el('span', { class: 'cc' }, String(r.count)));
         if (r.examples.length === 0) return row;
-        const ex = el('div', { class: 'examples' }, ...r.examples.map((x) => el('div', {}, x)));
+        const ex = el('div', { class: 'examples' }, ...r.examples.map((x) => el('div', {}, run.model.names.text(x))));
         ex.hidden = true;
         row.classList.add('expandable');
         row.addEventListener('click', () => (ex.hidden = !ex.hidden));
@@ -241,7 +241,7 @@ export class ChecksView {
     replace(
       this.story,
       el('div', { class: 'story-title' }, run.model.isLost(v) ? 'The story of a lost write' : 'The story of a record', el('span', { class: 'story-value' }, v)),
-      el('ol', {}, ...lines.map((line) => el('li', {}, ...this.linkTimes(line)))),
+      el('ol', {}, ...lines.map((line) => el('li', {}, ...this.linkTimes(run.model.names.text(line))))),
       el('div', { class: 'dim' }, 'Click a time to move the cursor there.'),
     );
   }

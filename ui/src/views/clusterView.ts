@@ -64,7 +64,7 @@ export class ClusterView {
     const pill = el('span', { class: 'pill', 'data-testid': `state-${lane.id}` });
     const badges = el('div', { class: 'badges' });
     const body = el('div', { class: 'card-body' });
-    const title = lane.group === 'controller' ? lane.id.replace('controller-', 'controller ') : lane.broker >= 0 ? `broker ${lane.broker}` : lane.id;
+    const title = lane.group === 'controller' ? lane.id.replace('controller-', 'controller ') : lane.broker >= 0 ? (this.run?.model.names.broker(lane.broker) ?? `broker ${lane.broker}`) : lane.id;
     const root = el(
       'div',
       { class: `card ${lane.group}${small ? ' small' : ''}`, 'data-host': lane.id },
@@ -130,7 +130,7 @@ export class ClusterView {
           if (p.key === partitionKey && p.leaderEpoch >= 0) roleHere = p.leader === lane.broker ? 'leader' : p.isr.includes(lane.broker) ? 'in ISR' : 'out of ISR';
         }
         const lines: HTMLElement[] = [el('div', {}, `leads ${leads} · follows ${follows}`)];
-        if (roleHere) lines.push(el('div', { class: `role ${roleHere.replace(/ /g, '-')}` }, `${partitionKey}: ${roleHere}`));
+        if (roleHere) lines.push(el('div', { class: `role ${roleHere.replace(/ /g, '-')}`, title: `${partitionKey}: ${roleHere}` }, `${partitionKey}: ${roleHere}`));
         if (sel && sel.offset >= 0) {
           const holds = this.holds(state, lane.broker, tpKey(sel.topic, sel.partition), sel.epoch, sel.offset);
           if (holds === 'holds') lines.push(el('div', { class: 'holds', 'data-testid': 'holds-selected', title: `this broker holds ${selected}` }, `holds ${selected}`));

@@ -67,7 +67,7 @@ export class EventsView {
         el('span', { class: 'et' }, rel(e.t, m.t0)),
         el('span', { class: 'en' }, m.lanes[m.lane[i]!]!.label),
         el('span', { class: 'ek' }, e.kind),
-        el('span', { class: 'ed' }, describeEvent(e)),
+        el('span', { class: 'ed' }, m.names.text(describeEvent(e))),
       );
       li.addEventListener('click', () => this.handlers.onSeek(i));
       return li;

@@ -12,7 +12,7 @@ export const SHORTCUTS: readonly [string, string][] = [
   ['w', 'timeline: the whole run'],
   ['l', 'choose the next lost write'],
   ['f', 'partition view: follow the end of the log'],
-  ['1 / 2 / 6', 'replicas / groups / operator (metrics, alerts, describe tables)'],
+  ['1 / 2 / 6 / 7', 'replicas / groups / operator (metrics, alerts, describe tables) / share groups'],
   ['3 / 4 / 5', 'checks / events / learn'],
   ['c', 'compare two settings side by side'],
   ['g', 'scenarios'],

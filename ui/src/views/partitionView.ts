@@ -56,10 +56,21 @@ interface Cell {
 
 const LABEL_W = 178;
 const CELL_W = 22;
-const CELL_H = 22;
-const GHOST_H = 8;
-const ROW_H = CELL_H + GHOST_H + 10;
-const OVERVIEW_ROW = 9;
+
+/** A replica row's geometry: the roomy one, or the compact one for short windows and compare panes. */
+interface Dims {
+  readonly cellH: number;
+  readonly ghostH: number;
+  readonly rowH: number;
+  readonly overviewRow: number;
+  /** Baselines of the row label's three lines. */
+  readonly labelY: readonly [number, number, number];
+  readonly compact: boolean;
+}
+const ROOMY: Dims = { cellH: 22, ghostH: 8, rowH: 40, overviewRow: 9, labelY: [10, 22, 33], compact: false };
+const COMPACT: Dims = { cellH: 17, ghostH: 6, rowH: 31, overviewRow: 8, labelY: [9, 19, 28], compact: true };
+/** Below this window height (px) the rows compact, as the stylesheet's cards do. */
+const COMPACT_BELOW = 820;
 /** The narrowest cell when the view zooms out to frame a story's offsets. */
 const MIN_CELL_W = 0.6;
 /** A transaction marker's cell: not a record, so no epoch colour. */
@@ -83,6 +94,8 @@ export class PartitionView {
   private readonly followBtn: HTMLButtonElement;
   private readonly focus: HTMLDivElement;
   private readonly batchStat: HTMLSpanElement;
+  private readonly legend: HTMLDivElement;
+  private dims: Dims = ROOMY;
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
@@ -114,29 +127,49 @@ export class PartitionView {
     const pat = defs.append('pattern').attr('id', `hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 4).attr('height', 4).attr('patternTransform', 'rotate(45)');
     pat.append('rect').attr('width', 4).attr('height', 4).attr('fill', 'white').attr('fill-opacity', 0.55);
     pat.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 4).attr('stroke', '#777').attr('stroke-width', 1.2);
-    const legend = el(
+    const item = (cls: string, text: string) => el('span', { class: `lg ${cls}`, 'data-legend': cls }, text);
+    this.legend = el(
       'div',
-      { class: 'legend' },
-      el('span', { class: 'lg solid' }, 'on disk'),
-      el('span', { class: 'lg pale' }, 'page cache only'),
-      el('span', { class: 'lg acked' }, 'acknowledged'),
-      el('span', { class: 'lg lost' }, 'acknowledged, later lost'),
-      el('span', { class: 'lg ghost' }, 'removed by truncation'),
-      el('span', { class: 'lg powerlost' }, 'lost in a power cut (was page cache only)'),
-      el('span', { class: 'lg edge' }, '▶ HW / LEO beyond the window'),
-      el('span', { class: 'lg diff-lost' }, 'compare: lost here, kept there'),
-      el('span', { class: 'lg diff-kept' }, 'compare: kept here, lost there'),
-      el('span', { class: 'lg hw' }, 'high watermark'),
-      el('span', { class: 'lg lso' }, 'last stable offset (an open transaction holds it)'),
-      el('span', { class: 'lg marker' }, 'C / A: transaction marker (commit / abort)'),
-      el('span', { class: 'lg epochs' }, 'colour = leader epoch'),
-      el('span', { class: 'lg batch' }, 'outline = one record batch'),
+      { class: 'legend', 'data-testid': 'pv-legend' },
+      item('solid', 'on disk'),
+      item('pale', 'page cache only'),
+      item('acked', 'acknowledged'),
+      item('lost', 'acknowledged, later lost'),
+      item('ghost', 'removed by truncation'),
+      item('powerlost', 'lost in a power cut (was page cache only)'),
+      item('edge', '▶ HW / LEO beyond the window'),
+      item('diff-lost', 'compare: lost here, kept there'),
+      item('diff-kept', 'compare: kept here, lost there'),
+      item('hw', 'high watermark'),
+      item('lso', 'last stable offset (an open transaction holds it)'),
+      item('marker', 'C / A: transaction marker (commit / abort)'),
+      item('epochs', 'colour = leader epoch'),
+      item('batch', 'outline = one record batch'),
     );
-    root.appendChild(legend);
+    root.appendChild(this.legend);
+  }
+
+  /**
+   * The legend names only the glyphs this run can draw (fixed for the run, so it does not jump during playback):
+   * a short window keeps its cells on screen instead of a legend of things that never happen.
+   */
+  private fitLegend(run: LoadedRun | null): void {
+    const kinds = new Set(run?.model.kinds ?? []);
+    const lost = (run?.model.lost.size ?? 0) > 0;
+    const txn = [...kinds].some((k) => k === 'replica.lso' || k.startsWith('txn.'));
+    const shown: Record<string, boolean> = {
+      lost,
+      ghost: kinds.has('replica.truncate') || kinds.has('log.truncate'),
+      powerlost: kinds.has('host.power-off') || kinds.has('disk.power-loss'),
+      lso: txn,
+      marker: txn,
+    };
+    for (const n of this.legend.querySelectorAll<HTMLElement>('[data-legend]')) n.hidden = shown[n.dataset['legend']!] === false;
   }
 
   setRun(run: LoadedRun | null, partitionKey: string | null): void {
     this.run = run;
+    this.fitLegend(run);
     this.maxOffset.clear();
     this.windowStart = null;
     this.moments = null;
@@ -215,12 +248,12 @@ export class PartitionView {
     const m = currentMoment(this.moments, state.i, this.last?.now ?? 0);
     const row = m ? rows.find((r) => r.r.broker === m.broker) : undefined;
     if (m && row) {
-      if (m.kind === 'truncate') return { lo: m.lo, hi: m.hi, why: `broker ${m.broker} truncated offsets ${m.lo}–${m.hi}` };
+      if (m.kind === 'truncate') return { lo: m.lo, hi: m.hi, why: `${run.model.names.broker(m.broker)} truncated offsets ${m.lo}–${m.hi}` };
       if (m.kind === 'election') {
         const others = Math.max(...rows.filter((r) => r !== row).map((r) => r.r.leo));
-        if (others > row.r.leo) return { lo: row.r.leo, hi: others - 1, why: `broker ${m.broker} leads from offset ${row.r.leo}: offsets ${row.r.leo}–${others - 1} are only on other replicas` };
+        if (others > row.r.leo) return { lo: row.r.leo, hi: others - 1, why: `${run.model.names.broker(m.broker)} leads from offset ${row.r.leo}: offsets ${row.r.leo}–${others - 1} are only on other replicas` };
       }
-      if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `broker ${m.broker} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
+      if (m.kind === 'power' && row.durable < row.r.leo) return { lo: row.durable, hi: row.r.leo - 1, why: `${run.model.names.broker(m.broker)} lost power: offsets ${row.durable}–${row.r.leo - 1} were only in its page cache` };
     }
     const d = this.divergenceOf(rows);
     return d ? { lo: d.lo, hi: d.hi, why: `the replicas hold different records at offsets ${d.lo}–${d.hi}` } : null;
@@ -263,6 +296,9 @@ export class PartitionView {
       return;
     }
     const model = run.model;
+    // Short windows and the half-width compare panes get compact rows, so every replica's cells fit on screen.
+    this.dims = window.innerHeight < COMPACT_BELOW || this.other !== null ? COMPACT : ROOMY;
+    this.svg.classed('pv-compact', this.dims.compact);
     const rows = this.rowModels(run, state, p, now);
     const width = Math.max(400, this.root.clientWidth - 8);
     const maxLeo = Math.max(0, ...rows.map((r) => r.r.leo));
@@ -291,16 +327,16 @@ export class PartitionView {
       this.stats.replaceChildren(el('b', {}, this.key), ' · not created yet at this moment', el('span', { 'data-testid': 'hw', 'data-hw': '0', hidden: true }, 'HW 0'));
     } else this.stats.replaceChildren(
       el('b', {}, this.key),
-      ` · leader ${p.leader >= 0 ? `broker ${p.leader}` : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
+      ` · leader ${p.leader >= 0 ? model.names.broker(p.leader) : 'none'} · epoch ${p.leaderEpoch} · ISR {${p.isr.join(',')}}${p.elr.length ? ` · ELR {${p.elr.join(',')}}` : ''} · `,
       el('span', { 'data-testid': 'hw', 'data-hw': String(p.hw) }, `HW ${p.hw}`),
       ...(p.lso !== null ? [' · ', el('span', { 'data-testid': 'lso', 'data-lso': String(p.lso) }, `LSO ${p.lso}`)] : []),
       ` · LEO ${leaderRow ? leaderRow.r.leo : '-'}${elect}`,
     );
 
     const ovTop = 18;
-    const ovH = rows.length * OVERVIEW_ROW + 14;
+    const ovH = rows.length * this.dims.overviewRow + 14;
     const detTop = ovTop + ovH + 26;
-    const height = detTop + rows.length * ROW_H + 6;
+    const height = detTop + rows.length * this.dims.rowH + 6;
     this.svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
 
     // ---- overview ----
@@ -311,8 +347,8 @@ export class PartitionView {
     ov.append('text').attr('class', 'pv-caption').attr('x', 4).attr('y', ovTop - 6).text(`whole log (0..${total}) — drag to move the window`);
     const bars: { y: number; x0: number; x1: number; fill: string; pale: boolean; title: string }[] = [];
     rows.forEach((row, ri) => {
-      const y = ovTop + ri * OVERVIEW_ROW;
-      ov.append('text').attr('class', 'pv-ovlabel').attr('x', LABEL_W - 6).attr('y', y + 7).attr('text-anchor', 'end').text(`broker ${row.r.broker}`);
+      const y = ovTop + ri * this.dims.overviewRow;
+      ov.append('text').attr('class', 'pv-ovlabel').attr('x', LABEL_W - 6).attr('y', y + this.dims.overviewRow - 2).attr('text-anchor', 'end').text(model.names.broker(row.r.broker));
       let runStart = -1;
       let runEpoch = -2;
       let runEnd = -1;
@@ -341,12 +377,12 @@ export class PartitionView {
       .attr('x', (d) => ox(d.x0))
       .attr('y', (d) => d.y)
       .attr('width', (d) => Math.max(1, ox(d.x1) - ox(d.x0)))
-      .attr('height', OVERVIEW_ROW - 2)
+      .attr('height', this.dims.overviewRow - 2)
       .attr('fill', (d) => d.fill)
       .append('title')
       .text((d) => d.title);
     const lostHere = model.lostByPartition.get(this.key) ?? [];
-    const lostY = ovTop + rows.length * OVERVIEW_ROW + 1;
+    const lostY = ovTop + rows.length * this.dims.overviewRow + 1;
     if (lostHere.length > 0) {
       ov.append('text').attr('class', 'pv-ovlabel lost').attr('x', LABEL_W - 6).attr('y', lostY + 8).attr('text-anchor', 'end').text(`${lostHere.length} lost`);
       const xs = [...new Set(lostHere.map((l) => Math.round(ox(l.offset))))];
@@ -355,7 +391,7 @@ export class PartitionView {
         .attr('d', xs.map((x) => `M${x},${lostY}v8`).join(''))
         .attr('stroke', LOST);
     }
-    ov.append('line').attr('class', 'pv-hwline').attr('x1', ox(p.hw)).attr('x2', ox(p.hw)).attr('y1', ovTop - 3).attr('y2', ovTop + rows.length * OVERVIEW_ROW);
+    ov.append('line').attr('class', 'pv-hwline').attr('x1', ox(p.hw)).attr('x2', ox(p.hw)).attr('y1', ovTop - 3).attr('y2', ovTop + rows.length * this.dims.overviewRow);
     if (selInfo && selInfo.offset >= 0 && tpKey(selInfo.topic, selInfo.partition) === this.key) {
       ov.append('path').attr('class', 'pv-sel-mark').attr('d', `M${ox(selInfo.offset)},${ovTop - 2}l-4,-6h8z`).attr('fill', HIGHLIGHT);
     }
@@ -365,7 +401,7 @@ export class PartitionView {
       .attr('x', ox(start))
       .attr('y', ovTop - 3)
       .attr('width', Math.max(3, ox(end) - ox(start)))
-      .attr('height', rows.length * OVERVIEW_ROW + 4);
+      .attr('height', rows.length * this.dims.overviewRow + 4);
     const drag = (event: { x: number }) => {
       const center = ox.invert(event.x);
       this.windowStart = Math.round(clamp(center - cells / 2, 0, Math.max(0, total - cells + 3)));
@@ -377,7 +413,7 @@ export class PartitionView {
       .attr('x', LABEL_W)
       .attr('y', ovTop - 4)
       .attr('width', width - LABEL_W - 12)
-      .attr('height', rows.length * OVERVIEW_ROW + 16);
+      .attr('height', rows.length * this.dims.overviewRow + 16);
     hit.call(d3.drag<SVGRectElement, unknown>().on('start drag', drag));
     win.call(d3.drag<SVGRectElement, unknown>().on('start drag', drag));
 
@@ -471,7 +507,7 @@ export class PartitionView {
         g.append('rect').attr('class', 'pv-state-dot');
         return g;
       })
-      .attr('transform', (_d, i) => `translate(0,${detTop + i * ROW_H})`)
+      .attr('transform', (_d, i) => `translate(0,${detTop + i * this.dims.rowH})`)
       .classed('pulse', (d) => this.pulse.includes(d.r.broker))
       .attr('data-testid', (d) => `replica-row-${d.r.broker}`);
     rowG
@@ -479,7 +515,7 @@ export class PartitionView {
       .attr('x', LABEL_W - 2)
       .attr('y', -2)
       .attr('width', Math.min(width - LABEL_W - 8, cells * cw + 4))
-      .attr('height', CELL_H + 4)
+      .attr('height', this.dims.cellH + 4)
       .attr('class', (d) => `pv-rowbg ${d.hostStatus !== 'up' ? 'down' : ''}`);
     rowG
       .select('rect.pv-state-dot')
@@ -492,18 +528,18 @@ export class PartitionView {
     rowG
       .select('text.pv-rowname')
       .attr('x', 16)
-      .attr('y', 10)
-      .text((d) => `broker ${d.r.broker} · ${d.r.broker === p.leader ? 'leader' : d.r.role === 'leader' ? 'old leader' : d.r.role === 'none' ? 'no role' : 'follower'}`);
+      .attr('y', this.dims.labelY[0])
+      .text((d) => `${model.names.broker(d.r.broker)} · ${d.r.broker === p.leader ? 'leader' : d.r.role === 'leader' ? 'old leader' : d.r.role === 'none' ? 'no role' : 'follower'}`);
     rowG
       .select('text.pv-rowsub')
       .attr('x', 16)
-      .attr('y', 22)
+      .attr('y', this.dims.labelY[1])
       .text((d) => `LEO ${d.r.leo} · ${d.inIsr ? 'in ISR' : d.inElr ? 'in ELR' : 'not in ISR'}`)
       .attr('class', (d) => `pv-rowsub ${d.inIsr ? '' : 'out'}`);
     rowG
       .select('text.pv-rowsub2')
       .attr('x', 16)
-      .attr('y', 33)
+      .attr('y', this.dims.labelY[2])
       .text((d) => `${d.hostStatus} · ${d.r.leo <= d.r.logStart ? 'empty' : d.durable <= d.r.logStart ? 'nothing on disk yet' : d.durable >= d.r.leo ? 'all on disk' : `on disk below ${d.durable}`}`)
       .attr('class', (d) => `pv-rowsub2 ${d.hostStatus !== 'up' ? 'down' : ''}`);
 
@@ -513,9 +549,9 @@ export class PartitionView {
       .data(all, (d) => d.key)
       .join('rect')
       .attr('x', (d) => x(d.offset) + gap / 2)
-      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + 2 : 0))
+      .attr('y', (d) => detTop + d.row * this.dims.rowH + (d.ghost ? this.dims.cellH + 2 : 0))
       .attr('width', Math.max(0.5, cw - gap))
-      .attr('height', (d) => (d.ghost ? GHOST_H - 1 : CELL_H))
+      .attr('height', (d) => (d.ghost ? this.dims.ghostH - 1 : this.dims.cellH))
       .attr('rx', cw >= 8 ? 2 : 0)
       .attr('fill', (d) => (d.ghost ? LOST : d.powerLost ? '#fff' : d.control ? MARKER_FILL : epochColor(d.epoch)))
       .attr('fill-opacity', (d) => (d.ghost ? 0.55 : d.powerLost ? 1 : d.durable ? 1 : 0.35))
@@ -524,7 +560,7 @@ export class PartitionView {
       .attr('data-offset', (d) => d.offset)
       .attr('data-broker', (d) => rows[d.row]!.r.broker);
     cellSel
-      .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on broker ${rows[d.row]!.r.broker}`, this.cellLines(d, now)))
+      .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on ${model.names.broker(rows[d.row]!.r.broker)}`, this.cellLines(d, now).map((l) => model.names.text(l))))
       .on('mouseleave', () => this.tooltip.hide())
       .on('click', (_ev, d) => {
         if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
@@ -540,7 +576,7 @@ export class PartitionView {
       .join('text')
       .attr('class', (d) => `marker ${d.control!.toLowerCase()}`)
       .attr('x', (d) => x(d.offset) + cw / 2)
-      .attr('y', (d) => detTop + d.row * ROW_H + CELL_H / 2 + 4)
+      .attr('y', (d) => detTop + d.row * this.dims.rowH + this.dims.cellH / 2 + 4)
       .attr('text-anchor', 'middle')
       .attr('pointer-events', 'none')
       .text((d) => (d.control === 'COMMIT' ? 'C' : 'A'));
@@ -553,7 +589,7 @@ export class PartitionView {
       .join('circle')
       .attr('class', (d) => `ackdot${d.lost && d.acked ? ' lost' : ''}`)
       .attr('cx', (d) => x(d.offset) + cw / 2)
-      .attr('cy', (d) => detTop + d.row * ROW_H + CELL_H / 2)
+      .attr('cy', (d) => detTop + d.row * this.dims.rowH + this.dims.cellH / 2)
       .attr('r', (d) => (d.acked ? 4 : 2))
       .attr('pointer-events', 'none');
     // Record batches as outlines (a producer batch stays one batch on every replica): what linger.ms and batch.size make.
@@ -586,9 +622,9 @@ export class PartitionView {
       .attr('data-testid', 'batch')
       .attr('data-records', (d) => d.n)
       .attr('x', (d) => d.x0 + 0.5)
-      .attr('y', (d) => detTop + d.ri * ROW_H - 1.5)
+      .attr('y', (d) => detTop + d.ri * this.dims.rowH - 1.5)
       .attr('width', (d) => Math.max(1, d.x1 - d.x0 - 1))
-      .attr('height', CELL_H + 3)
+      .attr('height', this.dims.cellH + 3)
       .attr('rx', 3)
       .attr('pointer-events', 'none');
     const leaderBatches = rows.find((r) => r.r.broker === p.leader)?.batches ?? [];
@@ -603,7 +639,7 @@ export class PartitionView {
       .attr('class', (d) => `diffmark ${d.diff}`)
       .attr('data-testid', (d) => (d.diff === 'lost-here' ? 'diff-lost' : 'diff-kept'))
       .attr('x', (d) => x(d.offset))
-      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H + GHOST_H : -4))
+      .attr('y', (d) => detTop + d.row * this.dims.rowH + (d.ghost ? this.dims.cellH + this.dims.ghostH : -4))
       .attr('width', Math.max(0.6, cw))
       .attr('height', 3)
       .attr('pointer-events', 'none');
@@ -614,9 +650,9 @@ export class PartitionView {
       .join('rect')
       .attr('class', 'selring')
       .attr('x', (d) => x(d.offset) - 1)
-      .attr('y', (d) => detTop + d.row * ROW_H + (d.ghost ? CELL_H : -2))
+      .attr('y', (d) => detTop + d.row * this.dims.rowH + (d.ghost ? this.dims.cellH : -2))
       .attr('width', Math.max(4, cw + 2))
-      .attr('height', (d) => (d.ghost ? GHOST_H + 3 : CELL_H + 4))
+      .attr('height', (d) => (d.ghost ? this.dims.ghostH + 3 : this.dims.cellH + 4))
       .attr('rx', 3)
       .attr('pointer-events', 'none');
 
@@ -630,14 +666,14 @@ export class PartitionView {
       .attr('x1', (d) => d)
       .attr('x2', (d) => d)
       .attr('y1', detTop - 4)
-      .attr('y2', detTop + rows.length * ROW_H - 8);
+      .attr('y2', detTop + rows.length * this.dims.rowH - 8);
     det
       .selectAll('text.hwlabel')
       .data(hwX === null ? [] : [hwX])
       .join('text')
       .attr('class', 'hwlabel')
       .attr('x', (d) => d + 3)
-      .attr('y', detTop + rows.length * ROW_H - 2)
+      .attr('y', detTop + rows.length * this.dims.rowH - 2)
       .text(`HW ${p.hw}`);
     // The last stable offset, while an open transaction holds it below the HW: read_committed stops there.
     const lsoX = p.lso !== null && p.lso >= start && p.lso <= end ? x(p.lso) : null;
@@ -650,7 +686,7 @@ export class PartitionView {
       .attr('x1', (d) => d)
       .attr('x2', (d) => d)
       .attr('y1', detTop - 4)
-      .attr('y2', detTop + rows.length * ROW_H - 8);
+      .attr('y2', detTop + rows.length * this.dims.rowH - 8);
     det
       .selectAll('text.lsolabel')
       .data(lsoX === null ? [] : [lsoX])
@@ -665,7 +701,7 @@ export class PartitionView {
       .data(leos)
       .join('path')
       .attr('class', 'leo')
-      .attr('d', (l) => `M${x(l.leo) + 2},${detTop + l.ri * ROW_H + CELL_H / 2}l6,-5v10z`)
+      .attr('d', (l) => `M${x(l.leo) + 2},${detTop + l.ri * this.dims.rowH + this.dims.cellH / 2}l6,-5v10z`)
       .append('title')
       .text((l) => `log end offset ${l.leo}`);
     // Off-window: the high watermark and each log end offset get a marker at the edge they lie beyond.
@@ -678,7 +714,7 @@ export class PartitionView {
       .attr('class', 'hw-edge')
       .attr('data-testid', 'hw-edge')
       .attr('x', (d) => d.x)
-      .attr('y', detTop + rows.length * ROW_H - 2)
+      .attr('y', detTop + rows.length * this.dims.rowH - 2)
       .attr('text-anchor', (d) => d.anchor)
       .text((d) => d.text);
     const leoEdges = rows.flatMap((row, ri) => (row.r.leo > end ? [{ ri, broker: row.r.broker, x: right - 2, anchor: 'end', text: `LEO ${row.r.leo} ▶` }] : row.r.leo < start && row.r.leo > row.r.logStart ? [{ ri, broker: row.r.broker, x: LABEL_W + 2, anchor: 'start', text: `◀ LEO ${row.r.leo}` }] : []));
@@ -689,7 +725,7 @@ export class PartitionView {
       .attr('class', 'leo-edge')
       .attr('data-testid', (d) => `leo-edge-${d.broker}`)
       .attr('x', (d) => d.x)
-      .attr('y', (d) => detTop + d.ri * ROW_H + CELL_H / 2 + 4)
+      .attr('y', (d) => detTop + d.ri * this.dims.rowH + this.dims.cellH / 2 + 4)
       .attr('text-anchor', (d) => d.anchor)
       .text((d) => d.text);
     if (minStart > start) {
@@ -701,7 +737,7 @@ export class PartitionView {
         .attr('x', x(start))
         .attr('y', detTop - 2)
         .attr('width', (minStart - start) * cw)
-        .attr('height', rows.length * ROW_H - 8);
+        .attr('height', rows.length * this.dims.rowH - 8);
     } else det.selectAll('rect.deleted').remove();
   }
 

@@ -34,7 +34,13 @@ const MARKER_COLORS: Record<string, string> = {
   host: '#d64545',
   fault: '#d64545',
   scenario: '#555',
+  'lock-expired': '#c77c02',
+  archived: '#5f6b77',
+  'dead-letter': '#b5179e',
 };
+
+/** Glyphs drawn as outlines (the rest are filled). */
+const OUTLINED: ReadonlySet<string> = new Set(['lost-ack', 'isr', 'rebalance', 'dead-letter']);
 
 const FAULT_FILL: Record<string, string> = {
   crash: '#d64545',
@@ -73,6 +79,15 @@ function glyph(kind: string): string {
       return 'M0,-5L5,4L-5,4Z';
     case 'rebalance':
       return 'M-4,0a4,4 0 1,0 8,0a4,4 0 1,0 -8,0';
+    case 'lock-expired':
+      // An hourglass: the acquisition lock ran out.
+      return 'M-4,-5h8L-4,5h8Z';
+    case 'archived':
+      // A box with its lid: put away, never delivered again.
+      return 'M-5,-5h10v3h-10zM-4,-1h8v6h-8z';
+    case 'dead-letter':
+      // An envelope: written to the dead-letter topic.
+      return 'M-5,-4h10v8h-10zM-5,-4l5,4l5,-4';
     default:
       return 'M-3,-3h6v6h-6z';
   }
@@ -217,7 +232,7 @@ export class TimelineView {
           const p = document.createElementNS(svgNS, 'path');
           p.setAttribute('d', glyph(kind));
           const col = MARKER_COLORS[kind] ?? '#555';
-          p.setAttribute('fill', kind === 'lost-ack' || kind === 'isr' || kind === 'rebalance' ? 'none' : col);
+          p.setAttribute('fill', OUTLINED.has(kind) ? 'none' : col);
           p.setAttribute('stroke', col);
           p.setAttribute('stroke-width', '1.4');
           g.appendChild(p);
@@ -252,6 +267,9 @@ export class TimelineView {
       ['send-fail', 'send failed'],
       ['rejected', 'request rejected'],
       ['rebalance', 'rebalance'],
+      ['lock-expired', 'acquisition lock expired (share group)'],
+      ['archived', 'record archived (share group)'],
+      ['dead-letter', 'written to the dead-letter topic'],
       ['caption', 'caption'],
       ['host', 'host event'],
     ];
@@ -678,7 +696,7 @@ export class TimelineView {
         // As much of the label as fits before the next fault starts.
         const next = faults.find((g) => g.start > f.start);
         const room = (next ? zx(next.start) : this.width) - Math.max(GUTTER + 2, zx(f.start) + 3) - 4;
-        const full = `${f.fault} ${f.hosts.length <= 3 ? f.hosts.join(', ') : `${f.hosts.length} hosts`}`;
+        const full = `${f.fault} ${f.hosts.length <= 3 ? f.hosts.map((h) => m.names.lane(h)).join(', ') : `${f.hosts.length} hosts`}`;
         const chars = Math.floor(room / 6);
         return chars >= full.length ? full : chars >= f.fault.length ? f.fault : '';
       });
@@ -697,7 +715,7 @@ export class TimelineView {
       .attr('d', (d) => glyph(d.kind))
       .attr('data-kind', (d) => d.kind)
       .attr('transform', (d) => `translate(${zx(d.t)},${this.laneY(d.lane) + lh / 2})`)
-      .attr('fill', (d) => (d.kind === 'lost-ack' || d.kind === 'isr' || d.kind === 'rebalance' ? 'none' : (MARKER_COLORS[d.kind] ?? '#555')))
+      .attr('fill', (d) => (OUTLINED.has(d.kind) ? 'none' : (MARKER_COLORS[d.kind] ?? '#555')))
       .attr('stroke', (d) => MARKER_COLORS[d.kind] ?? '#555')
       .on('click', (ev: MouseEvent, d) => {
         ev.stopPropagation();
@@ -723,7 +741,7 @@ export class TimelineView {
       const pl = m.laneIndex.get(info.producer);
       const bl = m.laneIndex.get(`broker-${info.broker}`);
       if (pl !== undefined && info.invokeT >= 0) pts.push({ t: info.invokeT, lane: pl, label: `sent ${info.value}` });
-      if (bl !== undefined && info.appendT >= 0) pts.push({ t: info.appendT, lane: bl, label: `broker ${info.broker} appended it at offset ${info.offset}` });
+      if (bl !== undefined && info.appendT >= 0) pts.push({ t: info.appendT, lane: bl, label: `${m.names.broker(info.broker)} appended it at offset ${info.offset}` });
       if (pl !== undefined && info.ackT >= 0) pts.push({ t: info.ackT, lane: pl, label: `acknowledged (acks=${info.acks})` });
       const rl = m.laneIndex.get(info.reader);
       if (rl !== undefined && info.readT >= 0) pts.push({ t: info.readT, lane: rl, label: `first read by ${info.reader}` });
@@ -844,6 +862,6 @@ export class TimelineView {
       return;
     }
     const e = m.events[best]!;
-    this.tooltip.show(ev.clientX, ev.clientY, `${rel(e.t, m.t0)} ${laneName}`, [`${e.kind}: ${describeEvent(e)}`, ...(n > 1 ? [`(${n} events here; click to move the cursor)`] : []), ...extra]);
+    this.tooltip.show(ev.clientX, ev.clientY, `${rel(e.t, m.t0)} ${laneName}`, [`${e.kind}: ${m.names.text(describeEvent(e))}`, ...(n > 1 ? [`(${n} events here; click to move the cursor)`] : []), ...extra]);
   }
 }

@@ -303,22 +303,30 @@ export class Consumer extends Process {
     this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
     const parts: PolledPartition[] = [];
     let cur: PolledPartition | undefined;
-    // The numbers of each partition's values, handed to the trace's readers beside the event.
+    // The numbers of each partition's values, then of each partition's keys, handed to the trace's readers beside
+    // the event (as consumerHistory.ts describes for consumer.poll).
     const numbers: (NumberedTexts | undefined)[] = [];
+    const keyNumbers: (NumberedTexts | undefined)[] = [];
     let builder: NumberedListBuilder | undefined;
+    let keyBuilder: NumberedListBuilder | undefined;
     for (const r of records) {
       if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
         if (builder) numbers.push(builder.finish());
+        if (keyBuilder) keyNumbers.push(keyBuilder.finish());
         cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
         builder = new NumberedListBuilder();
+        keyBuilder = new NumberedListBuilder();
         parts.push(cur);
       }
       cur.offsets.push(r.offset);
       cur.keys.push(r.key);
       cur.values.push(r.value);
       builder!.add(r.countedPrefix, r.valueId);
+      keyBuilder!.add(r.keyPrefix, r.keyN);
     }
     if (builder) numbers.push(builder.finish());
+    if (keyBuilder) keyNumbers.push(keyBuilder.finish());
+    for (const k of keyNumbers) numbers.push(k);
     this.trace.emit('consumer.poll', this.id, {
       group: this.config['group.id'],
       memberId: this.coordinator?.memberId ?? '',

@@ -12,9 +12,12 @@ const COMMITTED = obj({ topic: str, partition: num, offset: num });
 
 /** The consumer's history. */
 export const CONSUMER_KINDS = defineKinds({
-  /** poll() returned records (never emitted for an empty poll). `generation` -1 outside a group. */
   /** A consumer with isolation.level=read_committed started (read_uncommitted, the default, emits nothing). */
   'consumer.isolation': { level: str },
+  /**
+   * poll() returned records (never emitted for an empty poll). `generation` -1 outside a group. Beside it (Trace.emit's numbers, core/numberedText.ts), when the emitter has them: list k the numbers of
+   * records[k].values, list records.length + k those of records[k].keys.
+   */
   'consumer.poll': { group: nullable(str), memberId: str, generation: num, count: num, records: list(POLLED_PARTITION) },
   /**
    * A commit finished. `source`: auto (auto-commit from poll), before-revoke (auto-commit before a rebalance),

@@ -19,6 +19,9 @@ export interface PolledRecord {
   /** A counted value's text is `countedPrefix + valueId` (null: the value is stored, not counted): its number, for the trace. */
   readonly countedPrefix: string | null;
   readonly valueId: number;
+  /** A key `<prefix><n>` (a workload's `k<n>`): its prefix (null: no number) and n, for the trace. */
+  readonly keyPrefix: string | null;
+  readonly keyN: number;
 }
 
 export class CompletedFetch {
@@ -62,16 +65,19 @@ export class CompletedFetch {
         const i = this.recordIndex++;
         const offset = b.offsetAt(i);
         if (offset < this.nextFetchOffset) continue;
+        const keyId = b.keyIdAt(i);
         out.push({
           topic: this.topic,
           partition: this.partition,
           offset,
           leaderEpoch: b.partitionLeaderEpoch,
           timestamp: b.timestampAt(i),
-          key: b.keyAt(i),
+          key: b.payloads.keyText(keyId),
           value: b.valueAt(i),
           countedPrefix: b.payloads.countedPrefix,
           valueId: b.valueIdAt(i),
+          keyPrefix: b.payloads.keyPrefix(keyId),
+          keyN: b.payloads.keyNumber(keyId),
         });
         this.nextFetchOffset = offset + 1;
         this.lastEpoch = b.partitionLeaderEpoch;

@@ -39,6 +39,10 @@ export interface ShareConsumerOptions {
   readonly processing: ShareProcessingModel;
 }
 
+
+/** What the consumer says when the cluster does not serve share groups (in our words). */
+const SHARE_GROUPS_UNSUPPORTED = 'the cluster does not support share groups (the share.version feature is 0)';
+
 /** One record handed to the application, with the delivery count the broker gave it. */
 export interface ShareRecord {
   readonly topic: string;
@@ -356,6 +360,12 @@ export class ShareConsumer extends Process {
           this.heartbeatIntervalMs = r.heartbeatIntervalMs;
           nextMs = r.heartbeatIntervalMs;
           if (r.assignment !== null) this.setAssignment(r.assignment);
+        } else if (r.error === 'UNSUPPORTED_VERSION') {
+          // The cluster has share groups off (share.version 0): a fatal error, poll() throws and the application
+          // ends. [src: clients/.../consumer/internals/ShareHeartbeatRequestManager.java `onErrorResponse`]
+          this.closing = true;
+          this.exit(`UnsupportedVersionException: ${SHARE_GROUPS_UNSUPPORTED}`);
+          return;
         } else if (r.error === 'UNKNOWN_MEMBER_ID' || r.error === 'FENCED_MEMBER_EPOCH') {
           // Fenced: drop the assignment and join again at epoch 0, at once. [ShareMembershipManager.java `transitionToFenced`]
           this.memberEpoch = 0;
