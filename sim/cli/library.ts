@@ -6,7 +6,7 @@ import { applyOverrides } from '../scenario/overrides';
 import type { ScenarioSpec } from '../scenario/spec';
 import { validateScenario, type Scenario } from '../scenario/validate';
 import { CliError } from './errors';
-import { parseJsonText } from './jsonText';
+import { parseJsonText } from '../core/jsonText';
 
 /** The scenario library: one JSON file per scenario in scenarios/. */
 export const SCENARIO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');

@@ -166,7 +166,16 @@ describe.skipIf(!browserAvailable())('the UI in Chromium', () => {
   });
 
   it('draws every message as an arrow when the trace has them (trace=full)', async () => {
-    const { page, errors } = await openPage(app, `?s=${ACKS1}&seed=1&set=trace%3Dfull&t=5004`);
+    // A short run of its own: acks1-leader-crash with every message traced took 47–63 s to load under load.
+    const short: ScenarioSpec = {
+      id: 'messages-short',
+      duration: '6s',
+      quiet: '1s',
+      topics: [{ name: 'orders', partitions: 1, replicationFactor: 3 }],
+      producers: [{ id: 'producer-1', config: { acks: '1' }, workload: { topic: 'orders', rate: 100 } }],
+      faults: [{ at: '3s', fault: 'crash', targets: ['leader:orders/0'], duration: '2s' }],
+    };
+    const { page, errors } = await openPage(app, `?spec=${encodeURIComponent(JSON.stringify(short))}&seed=1&set=trace%3Dfull&t=2004`);
     await waitLoaded(page, 1);
     await expect(page.locator('[data-testid=settings-A]').textContent()).resolves.toContain('acks=1');
     for (let k = 0; k < 6; k++) await page.keyboard.press('z');

@@ -4,6 +4,9 @@ import type { TraceEvent } from '../../sim/core/trace';
 import { deadLetterFields, memberName, shareStateAt, ShareReplay, type ShareState } from '../../ui/src/model/shareState';
 import { planGrid } from '../../ui/src/model/shareGrid';
 import { shareLimitsOf } from '../../ui/src/model/shareModel';
+import { describeEvent } from '../../ui/src/model/labels';
+import { lessonView } from '../../ui/src/app/curriculum';
+import { LIBRARY } from '../../ui/src/app/library';
 
 const base = { group: 'jobs', topic: 'q', partition: 0 };
 let seq = 0;
@@ -104,6 +107,9 @@ describe('the share-partition fold', () => {
       [4, 'AVAILABLE', 1, '', -1],
     ]);
 
+    // Each record names the event that last changed it (a click goes there).
+    expect([0, 2, 3, 4].map((o) => p14.cells.get(o)!.lastIndex)).toEqual([5, 14, 13, 14]);
+
     s = at(TRACE.length - 1);
     const end = s.partitions.get('jobs\u0000q-0')!;
     expect([end.spso, end.speo]).toEqual([5, 4]);
@@ -148,6 +154,15 @@ describe('the share-partition fold', () => {
   });
 });
 
+describe('share events in words', () => {
+  it('says what changed, for whom, and where SPSO and SPEO are', () => {
+    expect(describeEvent(TRACE[3]!)).toBe('jobs q-0: offsets 0, 1, 2 acquired by m1 (delivery 1); SPSO 0, SPEO 2');
+    expect(describeEvent(TRACE[6]!)).toBe('jobs q-0: offset 2 AVAILABLE (its acquisition lock expired, held by m1); SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[14]!)).toBe('jobs q-0: share-partition restored from its persisted state in leader epoch 1: SPSO 2, SPEO 4');
+    expect(describeEvent(TRACE[15]!)).toBe('jobs q-0: offsets 2, 4 acquired by m1 (deliveries 3, 2); SPSO 2, SPEO 4');
+  });
+});
+
 describe('the share view\'s grid', () => {
   it('starts a little before SPSO at a multiple of 10 and cuts a long window at the rows it has', () => {
     expect(planGrid(78, 78, 40, 3)).toEqual({ first: 60, cols: 40, rows: 1, hidden: 0 });
@@ -155,5 +170,14 @@ describe('the share view\'s grid', () => {
     expect(planGrid(0, -1, 40, 3)).toEqual({ first: 0, cols: 40, rows: 1, hidden: 0 });
     // Few columns: less history before SPSO.
     expect(planGrid(30, 35, 12, 4).first).toBe(20);
+  });
+});
+
+describe('share lessons', () => {
+  it('open on the share view: every library scenario with share consumers, and no other', () => {
+    const share = LIBRARY.filter((s) => (s.shareConsumers?.length ?? 0) > 0);
+    expect(share.map((s) => s.id)).toContain('share-group-poison-pill');
+    expect(share.length).toBeGreaterThanOrEqual(6);
+    for (const s of LIBRARY) expect(lessonView(s) === 'share', s.id).toBe(share.includes(s));
   });
 });

@@ -55,16 +55,9 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     const tp = `${archive.topic}-${archive.partition}`;
     const pill = archive.offsets[0]!;
 
-    // From the gallery, a share-group lesson opens on the share view.
-    const { page, errors } = await openPage(app, '', { width: 1280, height: 720 });
-    await page.waitForSelector('#gallery:not([hidden])');
-    await page.click('[data-testid="scenario-share-group-poison-pill"]');
+    const { page, errors } = await openPage(app, `?s=share-group-poison-pill&seed=1&view=share&e=${archive.seq}`, { width: 1280, height: 720 });
     await waitLoaded(page, 1);
     expect(await page.locator('#share-pane').isVisible()).toBe(true);
-    expect(await page.locator('#panes').isVisible()).toBe(false);
-
-    await page.goto(`${app.url}?s=share-group-poison-pill&seed=1&view=share&e=${archive.seq}`);
-    await waitLoaded(page, 1);
     const c = page.locator(cell(tp, pill));
     await expect(c.getAttribute('data-state')).resolves.toBe('ARCHIVED');
     await expect(c.getAttribute('data-delivery')).resolves.toBe('5');
@@ -92,6 +85,16 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     expect(archived.length).toBe(3);
     for (const [p, n] of archived) expect(n, p!).toBe(p === tp ? '1' : '0');
     await screenshot(page, 'share-poison-pill-end');
+
+    // The lesson's experiment, beside it: with group.share.delivery.count.limit=3 the pill is archived after three deliveries.
+    await page.goto(`${app.url}?s=share-group-poison-pill&seed=1&view=share&compare=1&b=broker.group.share.delivery.count.limit%3D3&e=${archive.seq}`);
+    // Two runs in the page's worker: more time on a loaded machine.
+    await waitLoaded(page, 1, 180_000);
+    const side = (label: string) => `[data-testid=share-pane] .share-side[data-side=${label}] [data-testid=share-cell][data-tp="${tp}"][data-state=ARCHIVED]`;
+    await expect(page.locator(side('A')).getAttribute('data-delivery')).resolves.toBe('5');
+    await expect(page.locator(side('B')).getAttribute('data-delivery')).resolves.toBe('3');
+    expect(await fitsAcross(page)).toEqual([]);
+    await screenshot(page, 'share-poison-pill-compare');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -128,6 +131,17 @@ describe.skipIf(!browserAvailable())('the share-partition view in Chromium', () 
     expect(await page.locator(`[data-testid=share-pane] [data-testid=share-partition][data-tp="${tp}"] [data-testid=spso]`).count()).toBe(1);
     expect(await fitsAcross(page)).toEqual([]);
     await screenshot(page, 'share-crash-redelivered');
+
+    // Later, a click on the record chooses it (a ring) and takes the cursor back to its last change.
+    const later = again.seq + 40;
+    const touches = (e: TraceEvent) => (e.kind === 'share.acquire' || e.kind === 'share.transition') && e.topic === expired.topic && e.partition === expired.partition && e.offsets.includes(offset);
+    const last = tr.filter((e) => e.seq <= later && touches(e)).at(-1)!;
+    expect(last.seq).toBeLessThan(later);
+    await page.goto(`${app.url}?s=share-consumer-crash-redelivery&seed=1&view=share&e=${later}`);
+    await waitLoaded(page, 1);
+    await c.click();
+    await page.waitForFunction((i) => document.querySelector('#status')!.getAttribute('data-cursor') === String(i), last.seq);
+    expect(await page.locator('[data-testid=share-pane] [data-testid=share-chosen]').count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });

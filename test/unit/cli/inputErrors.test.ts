@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runWithExitCode } from '../../../sim/cli/exitCode';
 import { CliError, InternalError } from '../../../sim/cli/errors';
-import { parseJsonText } from '../../../sim/cli/jsonText';
+import { parseJsonText } from '../../../sim/core/jsonText';
 import { cli } from '../../support/cli';
 import { scratch } from '../../support/scratch';
 

@@ -6,7 +6,8 @@ import type { RunPayload, WorkerRequest } from '../worker/protocol';
 import { LoadedRun } from './loadedRun';
 import { findScenario, LIBRARY, usesAnalogy } from './library';
 import { lessonView } from './curriculum';
-import { actionsFor, decodeFault, describeFault, encodeFault, withFaults, type LiveFault } from './liveFault';
+import { actionsFor, decodeFault, describeFault, encodeFault, linkPeers, withFaults, type LiveFault } from './liveFault';
+import { linkMenu } from '../views/linkMenu';
 import { describeSets, effectiveSettings, scenarioValue, valueOf } from './settings';
 import { defaultState, readUrl, writeUrl, type UrlState } from './urlState';
 import { JobCancelled, startJob, type Job, type Progress } from './workerClient';
@@ -116,7 +117,15 @@ export class App {
     this.learn = new LearnView(byId('side-learn'), { onSeek: (i) => this.seek(i), onTry: (set) => this.tryChange(set) });
     this.groups = new GroupsView(byId('groups-pane'), { onSeek: (i) => this.seek(i) });
     this.operator = new OperatorView(byId('operator-pane'), { onSeek: (i) => this.seek(i) });
-    this.share = new ShareView(byId('share-pane'), this.tooltip);
+    this.share = new ShareView(byId('share-pane'), this.tooltip, {
+      onSelectValue: (v) => this.select(v, false),
+      // A moment of B is the same scenario time on A's cursor.
+      onSeek: (side, i) => {
+        const b = this.runB?.model;
+        if (side === 'A') this.seek(i);
+        else if (b) this.seekRel(b.t[i]! - b.t0);
+      },
+    });
     this.transport = new Transport(byId('transport'), {
       onPlay: () => this.togglePlay(),
       onStep: (dir, notable) => this.step(dir, notable),
@@ -264,10 +273,15 @@ export class App {
       });
       return b;
     });
-    replace(menu, el('div', { class: 'menu-head' }, `${m ? m.names.host(host) : host.replace(/^(broker|controller)-/, '$1 ')} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items);
+    const name = (h: string) => (m ? m.names.host(h) : h.replace(/^(broker|controller)-/, '$1 '));
+    const links = linkMenu(name(host), m ? linkPeers(host, m.lanes).map((id) => ({ id, name: name(id) })) : [], (peer, fault, durationMs) => {
+      close();
+      this.fork({ fault, host, peer, atMs, durationMs });
+    });
+    replace(menu, el('div', { class: 'menu-head' }, `${name(host)} at ${m ? rel(this.cursorT, m.t0) : '0s'}: what if…`), ...items, links);
     menu.hidden = false;
-    menu.style.left = `${Math.min(x, window.innerWidth - menu.offsetWidth - 8)}px`;
-    menu.style.top = `${Math.min(y, window.innerHeight - menu.offsetHeight - 8)}px`;
+    menu.style.left = `${Math.max(8, Math.min(x, window.innerWidth - menu.offsetWidth - 8))}px`;
+    menu.style.top = `${Math.max(8, Math.min(y, window.innerHeight - menu.offsetHeight - 8))}px`;
     document.addEventListener('mousedown', outside, true);
   }
 
@@ -455,7 +469,7 @@ export class App {
     this.learn.setRun(this.runA);
     this.groups.setRun(this.runA);
     this.operator.setRun(this.runA);
-    this.share.setRun(this.runA);
+    this.share.setRuns(this.runA, this.runB);
     this.settings.render(this.spec, this.url.sets, this.url.compare, this.url.setsB, this.fileName, this.fileName !== null && !!findScenario(a.header.scenario));
     this.renderTitle();
 
@@ -629,7 +643,7 @@ export class App {
     if (this.url.side === 'events') this.events.render(this.cursor);
     if (this.url.view === 'groups') this.groups.render(state, now, this.selected);
     if (this.url.view === 'operator') this.operator.render(state, now);
-    if (this.url.view === 'share') this.share.render(this.cursor, now);
+    if (this.url.view === 'share') this.share.render([{ cursor: this.cursor, now }, ...(b ? [{ cursor: b.model.indexAtTime(b.model.t0 + (now - m.t0)), now: b.model.t0 + (now - m.t0) }] : [])], this.selected);
     this.renderCaption(state.caption, now);
     // Spoiler-free: verdicts, lost-write marks and the checks wait for the end of the run.
     document.body.classList.toggle('spoilers-hidden', this.url.spoilerFree && !this.revealed && this.cursor < m.n - 1);

@@ -4,6 +4,7 @@
  */
 import type { TraceEvent, TraceEventOf, TraceKind } from '../../../sim/core/trace';
 import { tpKey } from '../../../sim/kafka/topicPartition';
+import { SHARE_DESCRIBE } from './shareLabels';
 
 const set = (xs: readonly number[]) => `{${xs.join(',')}}`;
 const where = (e: { topic: string; partition: number }) => tpKey(e.topic, e.partition);
@@ -66,6 +67,8 @@ const DESCRIBE: Describers = {
   'scenario.end': () => `end of the run`,
   'operator.step': (e) => `rolling restart: ${e.step} ${e.target}${e.detail ? ` — ${e.detail}` : ''}`,
   'final.partition': (e) => `final state of ${where(e)}: leader ${e.leader}, HW ${e.highWatermark}`,
+  // Share groups (KIP-932): the words of shareLabels.ts.
+  ...SHARE_DESCRIBE,
 };
 
 /** One line of plain words for an event. */

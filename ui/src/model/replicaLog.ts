@@ -12,6 +12,8 @@ export interface BatchNode {
   readonly t: number;
   /** A transaction marker (a control batch of one offset). */
   readonly control?: 'COMMIT' | 'ABORT';
+  /** A follower's append: what one fetch response brought for this partition (it may hold several record batches). */
+  readonly fetched?: true;
   readonly prev: BatchNode | null;
 }
 
@@ -33,8 +35,9 @@ export interface Removal {
   readonly prev: Removal | null;
 }
 
-export function appendBatch(tip: BatchNode | null, base: number, last: number, epoch: number, t: number, control?: 'COMMIT' | 'ABORT'): BatchNode {
-  return control ? { base, last, epoch, t, control, prev: tip } : { base, last, epoch, t, prev: tip };
+export function appendBatch(tip: BatchNode | null, base: number, last: number, epoch: number, t: number, control?: 'COMMIT' | 'ABORT', fetched = false): BatchNode {
+  const node: BatchNode = control ? { base, last, epoch, t, control, prev: tip } : { base, last, epoch, t, prev: tip };
+  return fetched ? { ...node, fetched: true } : node;
 }
 
 /** Cuts the chain so that it ends below `offset`; returns the new tip and the batches removed (ascending). */

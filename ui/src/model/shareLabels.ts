@@ -1,4 +1,4 @@
-import type { TraceEventOf } from '../../../sim/core/trace';
+import type { TraceEventOf, TraceKind } from '../../../sim/core/trace';
 import type { DeadLetterFields } from './shareState';
 
 /** The words of share groups (KIP-932) on the timeline and in the share view. */
@@ -38,4 +38,20 @@ export const CAUSE_TEXT: Record<string, string> = {
   gap: 'a gap in the log',
   'leader-change': 'a new leader restored the share-partition',
   'dead-letter': 'written to the dead-letter topic',
+};
+
+const at = (e: { group: string; topic: string; partition: number }) => `${e.group} ${e.topic}-${e.partition}`;
+const counts = (xs: readonly number[]) => (xs.every((x) => x === xs[0]) ? `delivery ${xs[0]}` : `deliveries ${xs.join(', ')}`);
+
+/** Share-group events in plain words (the events list, the timeline's hover). */
+export const SHARE_DESCRIBE: { readonly [K in TraceKind]?: (e: TraceEventOf<K>) => string } = {
+  'share.member': (e) => `share group ${e.group}: ${e.memberId} ${e.change} (member epoch ${e.memberEpoch}, group epoch ${e.groupEpoch}); target ${e.assignment.join(', ') || 'nothing'}`,
+  'share.assignment': (e) => `share group ${e.group}: assigned ${e.owned.join(', ') || 'nothing'} (member epoch ${e.memberEpoch})`,
+  'share.partition.init': (e) => `${at(e)}: share-partition ${e.source === 'persisted' ? 'restored from its persisted state' : 'created at share.auto.offset.reset'} in leader epoch ${e.leaderEpoch}: SPSO ${e.spso}, SPEO ${e.speo}`,
+  'share.acquire': (e) => `${at(e)}: ${offsets(e.offsets)} acquired by ${e.memberId} (${counts(e.deliveryCounts)}); SPSO ${e.spso}, SPEO ${e.speo}`,
+  'share.transition': (e) => `${at(e)}: ${offsets(e.offsets)} ${e.to} (${CAUSE_TEXT[e.cause] ?? e.cause}${e.memberId ? `, held by ${e.memberId}` : ''}); SPSO ${e.spso}, SPEO ${e.speo}`,
+  'share.ack.refused': (e) => `${at(e)}: ${e.type} of ${offsets(e.offsets)} by ${e.memberId} refused: ${e.error}`,
+  'share.ack': (e) => `${e.type} ${e.topic}-${e.partition} ${offsets(e.offsets)} (via ${e.via})`,
+  'share.poll': (e) => `poll returned ${e.count} record(s) of share group ${e.group}`,
+  'share.process.fail': (e) => `processing ${e.topic}-${e.partition} offset ${e.offset} failed (${e.rule}, delivery ${e.deliveryCount}): acknowledges ${e.type}`,
 };

@@ -23,6 +23,8 @@ export interface ShareCell {
   lockDeadline: number;
   /** What last changed it: acquire, accept, release, reject, renew, lock-expired, member-left, log-start, gap, dead-letter. */
   cause: string;
+  /** The index of the event that last changed it (-1 when unknown). */
+  lastIndex: number;
   /** Written to the dead-letter topic (KIP-1191), if it was. */
   deadLetter: { readonly dlqTopic: string; readonly reason: string } | null;
 }
@@ -102,7 +104,7 @@ export function memberName(s: ShareState, memberId: string): string {
  * Folds one event into the state. `lockMsOf(group)` is the group's acquisition lock duration
  * (`share.record.lock.duration.ms`, else the broker's `group.share.record.lock.duration.ms`), or null when unknown.
  */
-export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: string) => number | null): void {
+export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: string) => number | null, index = -1): void {
   const part = (group: string, topic: string, partition: number, node: string): SharePartitionState => {
     const tp = tpKey(topic, partition);
     const id = `${group}\u0000${tp}`;
@@ -113,7 +115,8 @@ export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: 
   };
   const cell = (p: SharePartitionState, offset: number): ShareCell => {
     let c = p.cells.get(offset);
-    if (!c) p.cells.set(offset, (c = { offset, state: 'AVAILABLE', deliveryCount: 0, holder: '', lastHolder: '', lockDeadline: -1, cause: '', deadLetter: null }));
+    if (!c) p.cells.set(offset, (c = { offset, state: 'AVAILABLE', deliveryCount: 0, holder: '', lastHolder: '', lockDeadline: -1, cause: '', lastIndex: -1, deadLetter: null }));
+    c.lastIndex = index;
     return c;
   };
   const lockDeadline = (group: string, t: number): number => {
@@ -137,6 +140,7 @@ export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: 
             c.holder = '';
             c.lockDeadline = -1;
             c.cause = 'leader-change';
+            c.lastIndex = index;
           }
         }
       } else {
@@ -203,7 +207,7 @@ export function applyShareEvent(s: ShareState, e: TraceEvent, lockMsOf: (group: 
 /** The state after the events up to index `upTo` (inclusive) of `events`. */
 export function shareStateAt(events: readonly TraceEvent[], upTo: number, lockMsOf: (group: string) => number | null): ShareState {
   const s = emptyShareState();
-  for (let i = 0; i <= upTo && i < events.length; i++) applyShareEvent(s, events[i]!, lockMsOf);
+  for (let i = 0; i <= upTo && i < events.length; i++) applyShareEvent(s, events[i]!, lockMsOf, i);
   return s;
 }
 
@@ -240,7 +244,10 @@ export class ShareReplay {
       this.state = emptyShareState();
       n = 0;
     }
-    while (n < this.indices.length && this.indices[n]! <= i) applyShareEvent(this.state, this.events[this.indices[n++]!]!, this.lockMsOf);
+    while (n < this.indices.length && this.indices[n]! <= i) {
+      const k = this.indices[n++]!;
+      applyShareEvent(this.state, this.events[k]!, this.lockMsOf, k);
+    }
     this.done = n;
     return this.state;
   }

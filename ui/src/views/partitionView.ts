@@ -9,6 +9,7 @@ import { chainToArray, durableEnd, findBatch, type BatchNode, type Removal } fro
 import type { Tooltip } from './tooltip';
 import { tpKey } from '../../../sim/kafka/topicPartition';
 import { currentMoment, divergence, storyMoments, type StoryMoment } from '../model/storyFocus';
+import { consumerPolls, recordBatchesOf, type PollRange } from '../model/fetchBatches';
 
 export interface PartitionViewHandlers {
   onSelectValue(value: string | null): void;
@@ -96,6 +97,8 @@ export class PartitionView {
   private readonly batchStat: HTMLSpanElement;
   private readonly legend: HTMLDivElement;
   private dims: Dims = ROOMY;
+  /** Consumer polls of the partition shown (read once per partition). */
+  private polls: PollRange[] | null = null;
   private maxOffset = new Map<string, number>();
   private chainCache = new WeakMap<BatchNode, BatchNode[]>();
   private last: { state: ClusterState; now: number; selected: string | null } | null = null;
@@ -144,7 +147,9 @@ export class PartitionView {
       item('lso', 'last stable offset (an open transaction holds it)'),
       item('marker', 'C / A: transaction marker (commit / abort)'),
       item('epochs', 'colour = leader epoch'),
-      item('batch', 'outline = one record batch'),
+      item('batch', 'outline = one record batch (as the producer sent it)'),
+      item('fetch-follower', 'bracket under a row = one follower fetch'),
+      item('fetch-consumer', 'bracket over the leader = one consumer poll'),
     );
     root.appendChild(this.legend);
   }
@@ -163,6 +168,7 @@ export class PartitionView {
       powerlost: kinds.has('host.power-off') || kinds.has('disk.power-loss'),
       lso: txn,
       marker: txn,
+      'fetch-consumer': kinds.has('consumer.poll'),
     };
     for (const n of this.legend.querySelectorAll<HTMLElement>('[data-legend]')) n.hidden = shown[n.dataset['legend']!] === false;
   }
@@ -173,6 +179,7 @@ export class PartitionView {
     this.maxOffset.clear();
     this.windowStart = null;
     this.moments = null;
+    this.polls = null;
     const parts = run?.model.partitions ?? [];
     this.key = partitionKey && parts.some((p) => p.key === partitionKey) ? partitionKey : (parts[0]?.key ?? '');
     replace(this.select, ...parts.map((p) => el('option', { value: p.key, selected: p.key === this.key }, p.key)));
@@ -199,6 +206,7 @@ export class PartitionView {
     this.select.value = key;
     this.windowStart = null;
     this.moments = null;
+    this.polls = null;
     this.rerender();
   }
 
@@ -315,6 +323,7 @@ export class PartitionView {
       start = Math.max(0, frame.lo - Math.max(Math.min(margin, cells - span), Math.floor((cells - span) / 2)));
     } else start = this.windowStart ?? Math.max(minStart, Math.min(p.hw - 6, maxLeo + 3 - cells));
     const end = start + cells;
+    this.svg.attr('data-start', start).attr('data-end', end);
     const cw = frame ? this.cellsWidth() / cells : CELL_W;
     this.followBtn.disabled = this.windowStart === null;
     const selInfo = selected ? model.values.get(selected) : undefined;
@@ -593,7 +602,11 @@ export class PartitionView {
       .attr('r', (d) => (d.acked ? 4 : 2))
       .attr('pointer-events', 'none');
     // Record batches as outlines (a producer batch stays one batch on every replica): what linger.ms and batch.size make.
-    const batchBoxes: { key: string; ri: number; x0: number; x1: number; n: number }[] = [];
+    // Batch layers: the producer's record batches on every replica (a follower copies them whole), and what each
+    // fetch returned: a follower's fetch (under its cells) and a consumer's poll (over the leader's cells).
+    const batchBoxes: { key: string; ri: number; x0: number; x1: number; n: number; base: number; last: number }[] = [];
+    const fetchBoxes: { key: string; ri: number; x0: number; x1: number; base: number; last: number; kind: 'follower' | 'consumer'; who: string; n: number }[] = [];
+    const clip = (row: RowModel, base: number, last: number) => ({ lo: Math.max(base, start, row.r.logStart), hi: Math.min(last, end - 1, row.r.leo - 1) });
     if (cw >= 4) {
       rows.forEach((row, ri) => {
         // From the first batch that reaches the window (batches are in offset order).
@@ -607,12 +620,25 @@ export class PartitionView {
         for (let k = k0; k < bs.length && bs[k]!.base < end; k++) {
           const b = bs[k]!;
           if (b.last < row.r.logStart) continue;
-          const lo = Math.max(b.base, start, row.r.logStart);
-          const hi = Math.min(b.last, end - 1, row.r.leo - 1);
+          const { lo, hi } = clip(row, b.base, b.last);
           if (hi < lo) continue;
-          batchBoxes.push({ key: `${ri}:${b.base}`, ri, x0: x(lo), x1: x(hi + 1), n: b.last - b.base + 1 });
+          if (b.fetched) fetchBoxes.push({ key: `f${ri}:${b.base}`, ri, x0: x(lo), x1: x(hi + 1), base: b.base, last: b.last, kind: 'follower', who: `broker-${row.r.broker}`, n: b.last - b.base + 1 });
+          for (const rb of recordBatchesOf(model, this.key, b, lo, hi)) {
+            const c = { lo: Math.max(lo, rb.base), hi: Math.min(hi, rb.last) };
+            if (c.hi >= c.lo) batchBoxes.push({ key: `${ri}:${rb.base}`, ri, x0: x(c.lo), x1: x(c.hi + 1), n: rb.last - rb.base + 1, base: rb.base, last: rb.last });
+          }
         }
       });
+      // Consumer polls so far, on the row of the broker that leads now (fetches go to the leader).
+      const li = rows.findIndex((r) => r.r.broker === p.leader);
+      if (li >= 0) {
+        this.polls ??= consumerPolls(model, this.key);
+        for (const poll of this.polls) {
+          if (poll.i > state.i) break;
+          const { lo, hi } = clip(rows[li]!, poll.lo, poll.hi);
+          if (hi >= lo) fetchBoxes.push({ key: `c${poll.i}:${poll.consumer}`, ri: li, x0: x(lo), x1: x(hi + 1), base: poll.lo, last: poll.hi, kind: 'consumer', who: poll.consumer, n: poll.count });
+        }
+      }
     }
     det
       .selectAll<SVGRectElement, (typeof batchBoxes)[number]>('rect.batch')
@@ -621,13 +647,33 @@ export class PartitionView {
       .attr('class', 'batch')
       .attr('data-testid', 'batch')
       .attr('data-records', (d) => d.n)
+      .attr('data-base', (d) => d.base)
+      .attr('data-last', (d) => d.last)
+      .attr('data-broker', (d) => rows[d.ri]!.r.broker)
       .attr('x', (d) => d.x0 + 0.5)
       .attr('y', (d) => detTop + d.ri * this.dims.rowH - 1.5)
       .attr('width', (d) => Math.max(1, d.x1 - d.x0 - 1))
       .attr('height', this.dims.cellH + 3)
       .attr('rx', 3)
       .attr('pointer-events', 'none');
-    const leaderBatches = rows.find((r) => r.r.broker === p.leader)?.batches ?? [];
+    // A fetch as a bracket: a follower's under its cells (opening up), a consumer's over the leader's (opening down).
+    det
+      .selectAll<SVGPathElement, (typeof fetchBoxes)[number]>('path.fetch')
+      .data(fetchBoxes, (d) => d.key)
+      .join('path')
+      .attr('class', (d) => `fetch ${d.kind}`)
+      .attr('data-testid', (d) => `fetch-${d.kind}`)
+      .attr('data-who', (d) => d.who)
+      .attr('data-base', (d) => d.base)
+      .attr('data-last', (d) => d.last)
+      .attr('data-broker', (d) => rows[d.ri]!.r.broker)
+      .attr('d', (d) => {
+        const top = detTop + d.ri * this.dims.rowH;
+        const w = Math.max(1, d.x1 - d.x0 - 2);
+        return d.kind === 'follower' ? `M${d.x0 + 1},${top + this.dims.cellH + 1}v3h${w}v-3` : `M${d.x0 + 1},${top - 2}v-3h${w}v3`;
+      })
+      .attr('pointer-events', 'none');
+    const leaderBatches = (rows.find((r) => r.r.broker === p.leader)?.batches ?? []).filter((b) => !b.fetched);
     const recent = leaderBatches.slice(-200);
     const perBatch = recent.length > 0 ? recent.reduce((n, b) => n + (b.last - b.base + 1), 0) / recent.length : 0;
     this.batchStat.textContent = recent.length > 0 ? ` · ${perBatch.toFixed(1)} records per batch (last ${recent.length} on the leader)` : '';

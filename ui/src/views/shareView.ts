@@ -1,8 +1,10 @@
 import * as d3 from 'd3';
 import './shareView.css';
 import { el, replace, svgEl } from '../lib/dom';
+import { HIGHLIGHT } from '../lib/colors';
 import { clamp, rel } from '../lib/format';
 import type { LoadedRun } from '../app/loadedRun';
+import { describeSets } from '../app/settings';
 import { CAUSE_TEXT, STATE_TEXT } from '../model/shareLabels';
 import { buildShare, type ShareModel } from '../model/shareModel';
 import { planGrid, type GridPlan } from '../model/shareGrid';
@@ -35,22 +37,46 @@ const FULL: Geom = { cell: 18, pitch: 21, band: 11, row: 34, compact: false };
 const COMPACT: Geom = { cell: 10, pitch: 12, band: 11, row: 26, compact: true };
 const GUTTER = 44;
 
+export interface ShareHandlers {
+  /** Choose a record (every view highlights it). */
+  onSelectValue(value: string): void;
+  /** Move the cursor to an event of run A, or of run B (compare mode). */
+  onSeek(side: 'A' | 'B', i: number): void;
+}
+
+/** One run's share groups (A, and B when comparing). */
+interface Side {
+  readonly label: 'A' | 'B';
+  readonly run: LoadedRun;
+  readonly share: ShareModel;
+  /** "tp:offset" -> the produced value there (found on first use). */
+  values: Map<string, string> | null;
+}
+
+/** Where a side stands: its cursor (event index) and time. */
+export interface SideMoment {
+  readonly cursor: number;
+  readonly now: number;
+}
+
 /**
  * The share-partition view (KIP-932): for each (share group, topic-partition) its in-flight window at the cursor as
  * cells coloured by record state with their delivery counts, a bar under each acquired record in its holder's
  * colour as long as the lock time it has left, the holders' names over their records, and the SPSO and SPEO lines.
- * Lock expiries, archived records and dead-letter writes are glyphs on the timeline (fold/share.ts).
+ * Lock expiries, archived records and dead-letter writes are glyphs on the timeline (fold/share.ts). A click on a
+ * record chooses it (as everywhere) and moves the cursor to its last change.
  */
 export class ShareView {
-  private run: LoadedRun | null = null;
-  private share: ShareModel | null = null;
+  private sides: Side[] = [];
   private readonly legend: HTMLDivElement;
   private readonly body: HTMLDivElement;
   private readonly color = d3.scaleOrdinal<string, string>(d3.schemeTableau10);
+  private selected: string | null = null;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly tooltip: Tooltip,
+    private readonly handlers: ShareHandlers,
   ) {
     root.classList.add('share-view');
     this.legend = el('div', { class: 'share-legend', 'data-testid': 'share-legend' });
@@ -59,39 +85,57 @@ export class ShareView {
     this.buildLegend();
   }
 
-  setRun(run: LoadedRun | null): void {
-    this.run = run;
-    this.share = run ? buildShare(run.model) : null;
+  /** Run A, and B when comparing (B's share-partitions are drawn under A's). */
+  setRuns(a: LoadedRun | null, b: LoadedRun | null = null): void {
+    this.sides = [];
+    for (const [label, run] of [['A', a], ['B', b]] as const) if (run) this.sides.push({ label, run, share: buildShare(run.model), values: null });
     this.color.domain([]);
     replace(this.body);
   }
 
-  render(cursor: number, now: number): void {
-    const run = this.run;
-    const share = this.share;
-    if (!run || !share) return;
-    if (share.replay.count === 0) {
-      replace(this.body, el('div', { class: 'empty', 'data-testid': 'share-empty' }, 'This run has no share groups: the trace holds no share.* events. Runs with share consumers (KIP-932) show here each share-partition\'s in-flight window: its records\' states and delivery counts, who holds each lock, SPSO and SPEO.'));
-      return;
+  /** The produced value at an offset of a partition, if the trace names it. */
+  private valueAt(side: Side, tp: string, offset: number): string | null {
+    const vt = side.run.model.values;
+    if (!side.values) {
+      side.values = new Map();
+      for (let k = 0; k < vt.size; k++) if (vt.offset[k]! >= 0) side.values.set(`${vt.topic[k]}-${vt.partition[k]}:${vt.offset[k]}`, vt.value[k]!);
     }
-    const s = share.replay.at(cursor);
-    const parts = [...s.partitions.values()].sort((a, b) => (a.group === b.group ? a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1 : a.group < b.group ? -1 : 1));
-    if (parts.length === 0) {
-      replace(this.body, el('div', { class: 'empty', 'data-testid': 'share-empty' }, 'No share-partition yet at this moment: a partition leader creates one when a share group first fetches from it.'));
-      return;
-    }
+    return side.values.get(`${tp}:${offset}`) ?? null;
+  }
+
+  /** Draws each side at its moment (A's first; B's at the same scenario time). */
+  render(moments: readonly SideMoment[], selected: string | null = null): void {
+    this.selected = selected;
+    if (this.sides.length === 0) return;
+    const compare = this.sides.length > 1;
+    const parts = this.sides.map((side, k) => {
+      const m = moments[k] ?? moments[0]!;
+      return { side, m, s: side.share.replay.count > 0 ? side.share.replay.at(m.cursor) : null };
+    });
+    const total = parts.reduce((n, p) => n + (p.s?.partitions.size ?? 0), 0);
     const width = Math.max(320, this.body.clientWidth || this.root.clientWidth - 16);
     // Rows per share-partition: as many as the stage has room for, two at least (more scroll).
     const room = (this.root.parentElement?.clientHeight ?? 400) - this.legend.offsetHeight - 30;
-    const rowsFor = (g: Geom) => clamp(Math.floor((room / parts.length - 36) / g.row), 2, 6);
+    const rowsFor = (g: Geom) => clamp(Math.floor((room / Math.max(1, total) - 36) / g.row), 2, 6);
     const colsFor = (g: Geom) => Math.floor((width - GUTTER - 8) / g.pitch);
     replace(
       this.body,
-      ...parts.map((p) => {
-        // Compact cells only when the window does not fit at full size.
-        const full = planGrid(p.spso, p.speo, colsFor(FULL), rowsFor(FULL));
-        const g = full.hidden > 0 ? COMPACT : FULL;
-        return this.block(s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, now, run.model.t0);
+      ...parts.map(({ side, m, s }) => {
+        const head = compare ? el('div', { class: 'share-side-title' }, el('span', { class: 'label' }, side.label), ` ${describeSets(side.run.payload.sets)}`) : null;
+        if (!s) return el('div', { class: 'share-side', 'data-side': side.label }, head, el('div', { class: 'empty', 'data-testid': 'share-empty' }, 'This run has no share groups: the trace holds no share.* events. Runs with share consumers (KIP-932) show here each share-partition\'s in-flight window: its records\' states and delivery counts, who holds each lock, SPSO and SPEO.'));
+        const list = [...s.partitions.values()].sort((a, b) => (a.group === b.group ? (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1) : a.group < b.group ? -1 : 1));
+        if (list.length === 0) return el('div', { class: 'share-side', 'data-side': side.label }, head, el('div', { class: 'empty', 'data-testid': 'share-empty' }, 'No share-partition yet at this moment: a partition leader creates one when a share group first fetches from it.'));
+        return el(
+          'div',
+          { class: 'share-side', 'data-side': side.label },
+          head,
+          ...list.map((p) => {
+            // Compact cells only when the window does not fit at full size.
+            const full = planGrid(p.spso, p.speo, colsFor(FULL), rowsFor(FULL));
+            const g = full.hidden > 0 ? COMPACT : FULL;
+            return this.block(side, s, p, g === FULL ? full : planGrid(p.spso, p.speo, colsFor(g), rowsFor(g)), g, m.now);
+          }),
+        );
       }),
     );
   }
@@ -119,7 +163,8 @@ export class ShareView {
     );
   }
 
-  private block(s: ShareState, p: SharePartitionState, plan: GridPlan, G: Geom, now: number, t0: number): HTMLElement {
+  private block(side: Side, s: ShareState, p: SharePartitionState, plan: GridPlan, G: Geom, now: number): HTMLElement {
+    const t0 = side.run.model.t0;
     const inFlight = p.speo >= p.spso ? p.speo - p.spso + 1 : 0;
     const held = new Map<string, { n: number; next: number }>();
     for (let o = p.spso; o <= p.speo; o++) {
@@ -130,7 +175,7 @@ export class ShareView {
       if (c.lockDeadline >= 0) h.next = Math.min(h.next, c.lockDeadline);
       held.set(c.holder, h);
     }
-    const limits = this.share!.limitsOf(p.group);
+    const limits = side.share.limitsOf(p.group);
     const holders = [...held.entries()].map(([id, h]) => `${memberName(s, id)} ×${h.n}${Number.isFinite(h.next) ? ` (first lock ends ${rel(h.next, t0)})` : ''}`);
     const title = el(
       'div',
@@ -173,7 +218,8 @@ export class ShareView {
       .attr('data-delivery', (c) => c.deliveryCount)
       .attr('data-holder', (c) => (c.holder === '' ? '' : memberName(s, c.holder)))
       .attr('data-dead-letter', (c) => (c.deadLetter ? c.deadLetter.dlqTopic : null))
-      .classed('finished', (c) => c.offset < p.spso);
+      .classed('finished', (c) => c.offset < p.spso)
+      .classed('chosen', (c) => this.selected !== null && this.valueAt(side, p.tp, c.offset) === this.selected);
     g.append('rect')
       .attr('width', G.cell)
       .attr('height', G.cell)
@@ -200,7 +246,15 @@ export class ShareView {
         return Math.max(1.5, G.cell * clamp((c.lockDeadline - now) / (ms * 1000), 0, 1));
       })
       .attr('fill', (c) => this.color(memberName(s, c.holder)));
-    g.on('mousemove', (ev: MouseEvent, c) => this.hover(ev, s, p, c, now, t0, limit)).on('mouseleave', () => this.tooltip.hide());
+    // The chosen record: a ring.
+    g.filter('.chosen').append('rect').attr('class', 'share-chosen').attr('data-testid', 'share-chosen').attr('x', -2).attr('y', -2).attr('width', G.cell + 4).attr('height', G.cell + 4).attr('rx', 3).attr('stroke', HIGHLIGHT);
+    g.on('mousemove', (ev: MouseEvent, c) => this.hover(ev, side, s, p, c, now, limit))
+      .on('mouseleave', () => this.tooltip.hide())
+      .on('click', (_ev: MouseEvent, c) => {
+        const v = this.valueAt(side, p.tp, c.offset);
+        if (v !== null) this.handlers.onSelectValue(v);
+        if (c.lastIndex >= 0) this.handlers.onSeek(side.label, c.lastIndex);
+      });
 
     // Offsets in the window without a record yet (a fetch in progress never leaves one; kept honest all the same).
     svg
@@ -272,10 +326,12 @@ export class ShareView {
         .attr('y', h - 2)
         .text(`… ${plan.hidden} more in flight up to SPEO ${p.speo}`);
     }
-    return el('div', { class: 'share-block', 'data-testid': 'share-partition', 'data-tp': p.tp, 'data-group': p.group, 'data-spso': p.spso, 'data-speo': p.speo, 'data-archived': p.archived }, title, holdLine, svg.node()!);
+    return el('div', { class: 'share-block', 'data-testid': 'share-partition', 'data-tp': p.tp, 'data-group': p.group, 'data-spso': p.spso, 'data-speo': p.speo, 'data-archived': p.archived, 'data-side': side.label }, title, holdLine, svg.node()!);
   }
 
-  private hover(ev: MouseEvent, s: ShareState, p: SharePartitionState, c: ShareCell, now: number, t0: number, limit: number | null): void {
+  private hover(ev: MouseEvent, side: Side, s: ShareState, p: SharePartitionState, c: ShareCell, now: number, limit: number | null): void {
+    const t0 = side.run.model.t0;
+    const value = this.valueAt(side, p.tp, c.offset);
     const lines = [
       `${c.state}: ${STATE_TEXT[c.state] ?? ''}`,
       `delivered ${c.deliveryCount} time${c.deliveryCount === 1 ? '' : 's'}${limit !== null ? ` (limit ${limit})` : ''}`,
@@ -283,7 +339,9 @@ export class ShareView {
       c.cause ? `last change: ${CAUSE_TEXT[c.cause] ?? c.cause}` : '',
       c.deadLetter ? `dead-lettered to ${c.deadLetter.dlqTopic}${c.deadLetter.reason ? ` (${c.deadLetter.reason})` : ''}` : '',
       c.offset < p.spso ? 'finished: SPSO has moved past it' : '',
+      value !== null ? `record ${value}` : '',
+      c.lastIndex >= 0 ? 'click: choose it and go to its last change' : '',
     ].filter((l) => l !== '');
-    this.tooltip.show(ev.clientX, ev.clientY, `${p.group} · ${p.tp} · offset ${c.offset}`, lines);
+    this.tooltip.show(ev.clientX, ev.clientY, `${this.sides.length > 1 ? `${side.label} · ` : ''}${p.group} · ${p.tp} · offset ${c.offset}`, lines);
   }
 }

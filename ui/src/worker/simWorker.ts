@@ -9,7 +9,7 @@ import { checkSavedTrace } from '../../../sim/scenario/savedTrace';
 import type { TraceEvent, TraceHeader, TraceSink } from '../../../sim/core/trace';
 import { ValidationError } from '../../../sim/core/validate';
 import { applyScenarioFields } from '../app/settings';
-import { parseJsonText } from '../../../sim/cli/jsonText';
+import { parseJsonText } from '../../../sim/core/jsonText';
 import { isRecord } from '../../../sim/core/validate';
 import type { ScenarioSpec } from '../../../sim/scenario/spec';
 import type { RunPayload, WorkerReply, WorkerRequest } from './protocol';

@@ -149,7 +149,7 @@ export function replicasState(c: StateContext): Handlers {
       if (!r) return;
       if (e.base < r.leo) truncate(r, e.base, e.t, c.i, 'overwritten');
       if (r.tip === null && e.base > r.leo) r.logStart = Math.max(r.logStart, e.base);
-      r.tip = appendBatch(r.tip, e.base, e.last, e.epoch, e.t, e.control);
+      r.tip = appendBatch(r.tip, e.base, e.last, e.epoch, e.t, e.control, e.role === 'follower');
       r.leo = e.last + 1;
       r.lastAppendT = e.t;
       settleFlushes(r, e.t);
