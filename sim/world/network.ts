@@ -265,9 +265,9 @@ export class Network implements Transport {
    * connection its sender closed still delivers what the sender wrote before the close (it is ahead of the FIN).
    */
   private readonly arrive = (f: InFlight): void => {
-    // (Unless the receiver already moved on: a message of the sender's next connection overtook it, and the
-    // receiver, told then that this one is gone, no longer reads it.)
-    if (f.conn.broken && (f.conn.closedBy !== f.from || !f.conn.openFor(f.to))) return;
+    // (Even once a message of the sender's next connection overtook it: the receiver's old socket still holds
+    // those bytes and reads them, as a broker reads a request that arrives late on a connection its client left.)
+    if (f.conn.broken && f.conn.closedBy !== f.from) return;
     const fromHost = this.cut.size > 0 ? this.actorHost.get(f.from) : undefined; // no lookup while nothing is cut
     if (fromHost && this.isCut(fromHost.id, f.host.id)) {
       this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, seq: f.seq });
