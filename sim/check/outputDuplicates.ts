@@ -3,6 +3,13 @@
  * than once in the committed output (the final log as a read_committed reader sees it: writes of aborted or
  * unfinished transactions left out). Exactly-once means each input's effect appears once; at-least-once
  * writes an input's output again when the input is read again after a crash or a failed commit.
+ *
+ * output-lost: inputs the application's group committed past (its final committed offset on the input partition,
+ * plain or transactional) whose output is not in the committed output at all: consumed and acknowledged as done,
+ * yet without effect (offsets committed before the outputs were written). Inputs below the first offset the group
+ * transformed on a partition (it started later, auto.offset.reset=latest) and inputs of aborted transactions (a
+ * read_committed application never sees them) are owed nothing. output-not-once adds the two: the inputs whose
+ * effect is not exactly once, what the explore property exactly-once asks to be 0.
  */
 import type { CheckDefinition } from './check';
 import { IntColumn } from './history/columns';
@@ -21,17 +28,57 @@ export const outputDuplicates: CheckDefinition = {
     const times = new Map<number, number>();
     /** Input value id -> the output offsets (for the examples). */
     const where = new Map<number, string[]>();
+    /** Consumer node -> its group (from its polls). */
+    const groupOf = new Map<string, string>();
+    /** Group -> input partition (tp id) -> the first offset it transformed there. */
+    const firstTransformed = new Map<string, Map<number, number>>();
+    /** Group -> partition (tp id) -> its latest committed offset. */
+    const committedOf = new Map<string, Map<number, number>>();
+    const commit = (group: string, offsets: readonly { topic: string; partition: number; offset: number }[]): void => {
+      let m = committedOf.get(group);
+      if (!m) committedOf.set(group, (m = new Map()));
+      for (const o of offsets) m.set(h.tps.id(o.topic, o.partition), o.offset);
+    };
+    /** Inputs the group committed past, in the final input logs: value id -> where it was. */
+    const owed = new Map<number, string>();
     return {
       handlers: {
+        'consumer.poll': (e) => {
+          if (e.group !== null && !groupOf.has(e.node)) groupOf.set(e.node, e.group);
+        },
         'consumer.transform': (e) => {
           if (e.input === null) return;
           inputOf.set(h.values.id(e.output), h.values.id(e.input));
           outputTopics.add(h.tps.topic(h.tps.id(e.outputTopic, 0)));
           outputs++;
+          const group = groupOf.get(e.node);
+          if (group === undefined) return;
+          let m = firstTransformed.get(group);
+          if (!m) firstTransformed.set(group, (m = new Map()));
+          const tp = h.tps.id(e.topic, e.partition);
+          const first = m.get(tp);
+          if (first === undefined || e.offset < first) m.set(tp, e.offset);
+        },
+        'group.offset.commit': (e) => {
+          if (e.error === 'NONE') commit(e.group, e.offsets);
+        },
+        'group.offset.txn': (e) => {
+          if (e.result === 'commit') commit(e.group, e.offsets);
         },
         'final.partition': () => {
           if (outputs === 0) return;
           const { final, offsets, values } = h.finals.current!;
+          for (const [group, first] of firstTransformed) {
+            const from = first.get(final.tp);
+            const to = committedOf.get(group)?.get(final.tp);
+            if (from === undefined || to === undefined) continue;
+            for (let i = 0; i < values.length; i++) {
+              const v = values[i]!;
+              const o = offsets[i]!;
+              if (v < 0 || o < from || o >= to || h.transactions.isUncommitted(v)) continue;
+              if (!owed.has(v)) owed.set(v, `${h.where(final.tp)}@${o}`);
+            }
+          }
           if (!outputTopics.has(h.tps.topic(final.tp))) return;
           for (let i = 0; i < values.length; i++) {
             const v = values[i]!;
@@ -52,6 +99,13 @@ export const outputDuplicates: CheckDefinition = {
           dup.slice(0, 5).map((u) => `the output of ${h.value(u)} is in the committed output ${times.get(u)} times (${where.get(u)!.join(', ')})`),
           { values: dup.map((u) => h.value(u)) },
         );
+        const lost = [...owed.keys()].filter((u) => !times.has(u)).sort((a, b) => a - b);
+        out['output-lost'] = result(
+          lost.length,
+          lost.slice(0, 5).map((u) => `${h.value(u)} (${owed.get(u)}) is below its group's committed offset, but no output of it is in the committed output`),
+          { values: lost.map((u) => h.value(u)) },
+        );
+        out['output-not-once'] = result(dup.length + lost.length, [...out['output-duplicates']!.examples, ...out['output-lost']!.examples].slice(0, 5));
       },
     };
   },

@@ -67,6 +67,10 @@ export interface ProduceRequest extends Req<'Produce'> {
   readonly acks: -1 | 0 | 1;
   readonly timeoutMs: number;
   readonly partitions: readonly ProducePartitionData[];
+  /** A transactional producer's id (the leader verifies its transaction with the coordinator, KIP-890). */
+  readonly transactionalId?: string;
+  /** Its transaction version (a Produce v12+ client speaks 2), for the errors verification answers. */
+  readonly transactionVersion?: 0 | 1 | 2;
 }
 /** The leader a broker knows for a partition, sent with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH (KIP-951); -1s when unknown. */
 export interface LeaderHint {

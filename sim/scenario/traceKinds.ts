@@ -21,6 +21,7 @@ import { CONTROLLER_KINDS } from '../kafka/controller/controller';
 import { GROUP_KINDS } from '../kafka/coordinator/groupCoordinator';
 import { CONSUMER_GROUP_KINDS } from '../kafka/coordinator/consumerGroupManager';
 import { TXN_KINDS } from '../kafka/coordinator/transaction/transactionCoordinator';
+import { TRANSACTION_VERIFICATION_KINDS } from '../kafka/broker/transactionVerifier';
 import { SHARE_KINDS } from '../kafka/share/shareEvents';
 import { LOG_KINDS } from '../kafka/log/logEvents';
 import { RAFT_KINDS } from '../kafka/raft/raftTrace';
@@ -45,6 +46,7 @@ export const TRACE_SCHEMA = {
   ...LOG_KINDS,
   ...GROUP_KINDS,
   ...TXN_KINDS,
+  ...TRANSACTION_VERIFICATION_KINDS,
   ...CONSUMER_GROUP_KINDS,
   ...SHARE_KINDS,
   ...ADMIN_KINDS,

@@ -24,6 +24,7 @@ export function brokerExtensionsFor(groups: boolean, transactions: boolean, conf
           maxTimeoutMs: config['transaction.max.timeout.ms'],
           abortIntervalMs: config['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
           transactionVersion,
+          partitionVerification: config['transaction.partition.verification.enable'],
         }),
       );
     }

@@ -293,14 +293,6 @@ export function validateScenario(raw: unknown): Scenario {
   if (tvRaw !== undefined && tvRaw !== 1 && tvRaw !== 2) throw new ValidationError('cluster.features.transaction.version', tvRaw, '1 or 2');
   const transactionVersion: TransactionVersion = tvRaw === undefined ? 2 : tvRaw;
   const shareVersion = readShareVersion(features['share.version']);
-  // Transaction version 1 with partition verification (KIP-890 part 1) is not simulated: the leader would ask the coordinator.
-  if (transactionVersion < 2 && brokerConfig['transaction.partition.verification.enable']) {
-    throw new ValidationError(
-      'cluster.broker.transaction.partition.verification.enable',
-      true,
-      'false with transaction.version 1 (partition verification is not simulated; 1 without it is the protocol before Kafka 3.6)',
-    );
-  }
   const legacyHighWatermarkTruncation =
     c.legacyHighWatermarkTruncation === undefined ? false : expectBoolean(c.legacyHighWatermarkTruncation, 'cluster.legacyHighWatermarkTruncation');
   let network: Scenario['cluster']['network'];

@@ -96,6 +96,11 @@ class Connection {
   bOpen = true;
   /** Why it broke (reported when a notice is brought forward). */
   cause: DisconnectCause = 'link-failure';
+  /**
+   * The end that closed it (`close`), if one did: what that end sent before closing is already on the wire and
+   * still arrives, ahead of the FIN (TCP delivers written bytes, then the FIN); nothing comes back to it.
+   */
+  closedBy: string | undefined = undefined;
   /** The connection this one replaced while an end of the older one still believed it open. */
   prev: Connection | undefined = undefined;
   /** Arrival time of the last message in each direction, to keep each direction in order. */
@@ -255,9 +260,14 @@ export class Network implements Transport {
     this.scheduler.at(arrive, this.arrive, flight, 'a message delivery');
   }
 
-  /** A message reaches its receiver's host, unless its connection broke on the way or a cut holds it. */
+  /**
+   * A message reaches its receiver's host, unless its connection broke on the way or a cut holds it. A
+   * connection its sender closed still delivers what the sender wrote before the close (it is ahead of the FIN).
+   */
   private readonly arrive = (f: InFlight): void => {
-    if (f.conn.broken) return;
+    // (Even once a message of the sender's next connection overtook it: the receiver's old socket still holds
+    // those bytes and reads them, as a broker reads a request that arrives late on a connection its client left.)
+    if (f.conn.broken && f.conn.closedBy !== f.from) return;
     const fromHost = this.cut.size > 0 ? this.actorHost.get(f.from) : undefined; // no lookup while nothing is cut
     if (fromHost && this.isCut(fromHost.id, f.host.id)) {
       this.hold(f.conn, { from: f.from, to: f.to, msg: f.msg, bytes: 0, seq: f.seq });
@@ -276,13 +286,16 @@ export class Network implements Transport {
     if (conn.broken) return;
     conn.broken = true;
     conn.cause = 'closed-by-peer';
+    conn.closedBy = from;
     const fromHost = this.actorHost.get(from);
     const peerHost = this.actorHost.get(peer);
     if (!fromHost || !peerHost) return;
-    // A FIN reaches the peer if the way is open; across a cut it is retransmitted and arrives after the heal;
-    // a peer whose machine is off finds out the slow way.
+    // A FIN reaches the peer if the way is open, after the bytes written before it (a request already sent is
+    // still delivered and processed; its response finds the connection gone); across a cut it is retransmitted
+    // and arrives after the heal; a peer whose machine is off finds out the slow way.
     const reachable = peerHost.osUp && !this.isCut(fromHost.id, peerHost.id);
-    const delay = reachable ? this.latency(fromHost, peerHost) : ms(this.config.silentFailureDetectionMs);
+    const lastData = from === conn.a ? conn.lastAtoB : conn.lastBtoA;
+    const delay = reachable ? Math.max(this.latency(fromHost, peerHost), lastData - this.scheduler.now) : ms(this.config.silentFailureDetectionMs);
     this.scheduleNotice(conn, peer, from, 'closed-by-peer', delay);
     if (!reachable && peerHost.osUp) this.pendingFins.push({ conn, peer, from });
   }

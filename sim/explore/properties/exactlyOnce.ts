@@ -24,8 +24,15 @@ function withExactlyOnceApp(spec: ScenarioSpec): ScenarioSpec {
 }
 
 /**
- * Every input of a consume-transform-produce application has its output once in the committed output (the
- * checkers' output-duplicates), the promise of exactly_once_v2: outputs and input offsets in one transaction
- * [KIP-98, KIP-447]. `--set` cannot change the guarantee; a scenario with its own application is judged as it is.
+ * Every input of a consume-transform-produce application has its output exactly once in the committed output: no
+ * duplicate effect (output-duplicates) and none lost (output-lost: an input the group committed past without its
+ * output), both counted by output-not-once. The promise of exactly_once_v2: outputs and input offsets in one
+ * transaction [KIP-98, KIP-447]. `--set` cannot change the guarantee; a scenario with its own application is
+ * judged as it is.
  */
-export const exactlyOnce = checkProperty('exactly-once', 'output-duplicates', 'each input of a consume-transform-produce application has its output once in the committed output', withExactlyOnceApp);
+export const exactlyOnce = checkProperty(
+  'exactly-once',
+  'output-not-once',
+  'each input of a consume-transform-produce application has its output exactly once in the committed output (none twice, none lost)',
+  withExactlyOnceApp,
+);

@@ -113,6 +113,8 @@ export interface BrokerExtension {
   onMetadataApplied?(image: MetadataImage): void;
   /** A transaction marker was written (and replicated) to a partition this broker leads. */
   onTxnMarkerWritten?(topic: string, partition: number, producerId: number, commit: boolean): void;
+  /** Verifies a Produce's transactional batches before they are appended (KIP-890 part 1); `proceed` once. */
+  verifyProduce?(from: string, req: ProduceRequest, proceed: (refused: ReadonlyMap<number, KafkaError>) => void): void;
 }
 
 const LOG_DIR = '/kafka-logs';
@@ -327,6 +329,7 @@ export class Broker extends Process {
         this.send(from, { type: 'ApiVersionsResponse', correlationId: m.correlationId, error: 'NONE' }, 64);
         return;
       case 'Produce':
+        if (this.extension?.verifyProduce) return this.extension.verifyProduce(from, m as ProduceRequest, (refused) => this.replicas.handleProduce(from, m as ProduceRequest, refused));
         return this.replicas.handleProduce(from, m as ProduceRequest);
       case 'Fetch':
         return this.replicas.handleFetch(from, m as FetchRequest);

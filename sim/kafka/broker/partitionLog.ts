@@ -1,3 +1,4 @@
+import type { ProducerAtPartition } from './rules/transactionVerification';
 import type { KafkaError } from '../errors';
 import type { RecordBatch } from '../records';
 import type { EpochEndOffset } from './rules/truncation';
@@ -21,6 +22,8 @@ export interface PartitionLog {
   readonly lastStableOffset: number;
   /** The aborted transactions a read_committed fetch of [startOffset, upperBoundOffset) carries. */
   collectAbortedTransactions(startOffset: number, upperBoundOffset: number): readonly { readonly producerId: number; readonly firstOffset: number }[];
+  /** The producer's last state here (its epoch, its open transaction's first offset), for KIP-890 verification. */
+  producerAt(producerId: number): ProducerAtPartition | undefined;
   /** Sets the HW, clamped to [logStartOffset, logEndOffset]. */
   updateHighWatermark(hw: number): void;
   /** `origin` COORDINATOR for transaction markers (WriteTxnMarkers): no sequence checks. */

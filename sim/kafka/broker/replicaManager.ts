@@ -274,7 +274,7 @@ export class ReplicaManager {
   // ---- produce ----
 
   /** Handles a Produce request [ReplicaManager.appendRecords; KafkaApis.handleProduceRequest]. */
-  handleProduce(from: string, req: ProduceRequest): void {
+  handleProduce(from: string, req: ProduceRequest, refused?: ReadonlyMap<number, KafkaError>): void {
     const results: ProducePartitionResponse[] = [];
     const waiters: { index: number; requiredOffset: number; p: Partition }[] = [];
     const nowMs = this.host.nowMs();
@@ -282,8 +282,14 @@ export class ReplicaManager {
     let flushedAt = 0;
     const actions: { p: Partition; hwIncreased: boolean }[] = [];
     this.produceActions = actions;
-    for (const d of req.partitions) {
+    for (const [i, d] of req.partitions.entries()) {
       const p = this.partition(d.topic, d.partition);
+      // KIP-890: a transactional batch its coordinator did not verify is not appended.
+      const unverified = refused?.get(i);
+      if (unverified !== undefined) {
+        results.push({ topic: d.topic, partition: d.partition, error: unverified, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: p?.log.logStartOffset ?? -1 });
+        continue;
+      }
       if (!p) {
         results.push({ topic: d.topic, partition: d.partition, error: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1 });
         continue;

@@ -1,7 +1,8 @@
 import { ms } from '../../core/time';
 import type { KafkaError } from '../errors';
 import type { Outcome } from '../net/networkClient';
-import type { FindCoordinatorRequest, TopicPartition, WriteTxnMarkersRequest, WriteTxnMarkersResponse } from '../protocol';
+import type { AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, FindCoordinatorRequest, ProduceRequest, TopicPartition, WriteTxnMarkersRequest, WriteTxnMarkersResponse } from '../protocol';
+import { TransactionVerifier } from './transactionVerifier';
 import { PayloadTable } from '../records';
 import type { CoordinatorStorage } from '../coordinator/storage';
 import { coordinatorBatch, readCoordinatorLog } from './coordinatorLog';
@@ -24,6 +25,8 @@ export interface TransactionCoordinatorSettings {
   readonly maxTimeoutMs: number;
   readonly abortIntervalMs: number;
   readonly transactionVersion: TransactionVersion;
+  /** transaction.partition.verification.enable: leaders verify transactional writes with the coordinator (KIP-890 part 1). */
+  readonly partitionVerification: boolean;
 }
 
 /**
@@ -36,6 +39,7 @@ export interface TransactionCoordinatorSettings {
 export class TransactionCoordinatorService implements BrokerExtension {
   readonly coordinator: TransactionCoordinator;
   private readonly led = new Map<number, number>();
+  private readonly verifier: TransactionVerifier;
 
   constructor(
     private readonly broker: Broker,
@@ -64,6 +68,44 @@ export class TransactionCoordinatorService implements BrokerExtension {
         writeMarkers: (m, isCurrent, done) => this.writeMarkers(m, isCurrent, done),
       },
     });
+    this.verifier = new TransactionVerifier(
+      {
+        brokerId: broker.brokerId,
+        nodeId: broker.id,
+        trace: broker.trace,
+        producerAt: (topic, partition, producerId) => {
+          const p = broker.replicas.partition(topic, partition);
+          return p?.isLeader ? p.log.producerAt(producerId) : null;
+        },
+        askCoordinator: (transactionalId, request, done) => this.askCoordinator(transactionalId, request, done),
+      },
+      settings.partitionVerification,
+    );
+  }
+
+  verifyProduce(from: string, req: ProduceRequest, proceed: (refused: ReadonlyMap<number, KafkaError>) => void): void {
+    this.verifier.verify(from, req, proceed);
+  }
+
+  onTxnMarkerWritten(topic: string, partition: number, producerId: number): void {
+    this.verifier.onMarker(topic, partition, producerId);
+  }
+
+  /**
+   * A leader's verification request to the transactional id's coordinator: this broker's own (answered in a later
+   * event, as Kafka's sender thread would) or another's over the network. [src: AddPartitionsToTxnManager `getTransactionCoordinator`]
+   */
+  private askCoordinator(transactionalId: string, request: Omit<AddPartitionsToTxnRequest, 'correlationId'>, done: (r: AddPartitionsToTxnResponse | { error: KafkaError; results: [] }) => void): void {
+    const p = partitionForTransactionalId(transactionalId, this.settings.numPartitions);
+    const leader = this.broker.image.partitionByName(TRANSACTION_STATE_TOPIC, p)?.leader ?? -1;
+    if (leader < 0 || this.broker.image.broker(leader)?.fenced !== false) return void this.broker.setTimer(0, () => done({ error: 'COORDINATOR_NOT_AVAILABLE', results: [] }));
+    if (leader === this.broker.brokerId) {
+      this.broker.setTimer(0, () => this.coordinator.handle({ ...request, correlationId: 0 }, (r) => done(r as AddPartitionsToTxnResponse)));
+      return;
+    }
+    this.broker.sendToBroker<Omit<AddPartitionsToTxnRequest, 'correlationId'>, AddPartitionsToTxnResponse>(leader, request, REQUEST_TIMEOUT_MS, (o) =>
+      done(o.ok ? o.response : { error: o.error, results: [] }),
+    );
   }
 
   handle(from: string, msg: { type: string; correlationId: number }): boolean {
@@ -178,6 +220,11 @@ export function composeExtensions(...exts: BrokerExtension[]): BrokerExtension {
     },
     onTxnMarkerWritten: (topic, partition, producerId, commit) => {
       for (const e of exts) e.onTxnMarkerWritten?.(topic, partition, producerId, commit);
+    },
+    verifyProduce: (from, req, proceed) => {
+      const v = exts.find((e) => e.verifyProduce !== undefined);
+      if (v) v.verifyProduce!(from, req, proceed);
+      else proceed(new Map());
     },
   };
 }

@@ -22,6 +22,9 @@ export class UnifiedLogAdapter implements PartitionLog {
   collectAbortedTransactions(startOffset: number, upperBoundOffset: number) {
     return this.log.collectAbortedTransactions(startOffset, upperBoundOffset);
   }
+  producerAt(producerId: number) {
+    return this.log.producerStateManager.lastEntry(producerId);
+  }
   updateHighWatermark(hw: number): void {
     this.log.updateHighWatermark(hw);
   }

@@ -77,4 +77,28 @@ describe('the checks of transactions', () => {
     expect(r['lso-stall-ms']!.examples[0]).toContain('stayed at 20');
     expect(runCheckers([lso(1_000_000, 10, 10), lso(1_500_000, 15, null), ev(2_000_000, 'scenario.end', 'runner', {})])['lso-stall-ms']!.count).toBe(500);
   });
+
+  it('the cost of transactions: batches of the transactional producers per transaction ended, and markers per partition decided', () => {
+    const markers = (t: number, partitions: string[]) => ev(t, 'txn.markers', 'broker-1', { transactionalId: 'tx', producerId: 7, producerEpoch: 0, result: 'COMMIT', partitions });
+    // p: 3 batches in 3 transactions (the aborted one too), markers for 1 + 1 + 2 partitions; q, idempotent, 2 batches that do not count.
+    const r = runCheckers([
+      ...writes(),
+      markers(2, ['t-0']),
+      markers(5, ['t-0']),
+      markers(8, ['t-0', '__consumer_offsets-3']),
+      invoke(9, 'q', 'q:0'),
+      ok(9, 'q', 8, ['q:0']),
+      invoke(9, 'q', 'q:1'),
+      ok(9, 'q', 9, ['q:1']),
+    ]);
+    expect(r['transactions.batches-per-transaction']!.count).toBe(1);
+    expect(r['transactions.batches-per-transaction']!.examples).toEqual(['3 batches (5 records) in 3 transactions']);
+    expect(r['transactions.markers']!.count).toBe(4);
+    expect(r['produce.batches']!.count).toBe(5);
+  });
+
+  it('no transaction: both cost figures are 0', () => {
+    const r = runCheckers([invoke(1, 'q', 'q:0'), ok(2, 'q', 0, ['q:0'])]);
+    expect([r['transactions.batches-per-transaction']!.count, r['transactions.markers']!.count]).toEqual([0, 0]);
+  });
 });

@@ -79,11 +79,11 @@ describe('a consume-transform-produce application in the scenario language', () 
 });
 
 describe('cluster.features.transaction.version', () => {
-  it('is 2 unless set; 1 needs partition verification off (it is not simulated)', () => {
+  it('is 2 unless set; 1 with partition verification on (the default) or off', () => {
     expect(validateScenario(BASE).cluster.transactionVersion).toBe(2);
     const tv1 = validateScenario({ ...BASE, cluster: { features: { 'transaction.version': 1 }, broker: { 'transaction.partition.verification.enable': false } } });
     expect(tv1.cluster.transactionVersion).toBe(1);
-    refused({ cluster: { features: { 'transaction.version': 1 } } }, /transaction\.partition\.verification\.enable.*false with transaction\.version 1/);
+    expect(validateScenario({ ...BASE, cluster: { features: { 'transaction.version': 1 } } }).cluster.transactionVersion).toBe(1);
     refused({ cluster: { features: { 'transaction.version': 3 as 2 } } }, /cluster\.features\.transaction\.version.*1 or 2/);
     refused({ cluster: { features: { 'metadata.version': 1 } as unknown as { 'transaction.version': 2 } } }, /cluster\.features/);
   });

@@ -9,7 +9,10 @@ function pair(network: Partial<NetworkConfig> = {}, seed = 1, hooks: { a?: Hooks
   const log: string[] = [];
   const hooksFor = (me: string, extra: Hooks = {}): Hooks => ({
     ...extra,
-    message: (p, from, msg) => log.push(`${me}#${p.incarnation} <- ${from}: ${String(msg)}`),
+    message: (p, from, msg) => {
+      log.push(`${me}#${p.incarnation} <- ${from}: ${String(msg)}`);
+      extra.message?.(p, from, msg);
+    },
     disconnect: (p, peer) => log.push(`${me}#${p.incarnation} x ${peer}`),
   });
   const a = addTestProcess(world, 'h1', 'a', hooksFor('a', hooks.a));
@@ -87,6 +90,20 @@ describe('network: connections', () => {
       w.world.runUntil(seconds(1));
       expect(w.log, `seed ${seed}`).toEqual(['b#0 <- a: old', 'b#0 x a', 'b#0 <- a: new']);
     }
+  });
+
+  it('a close does not recall what was already sent: it arrives before the FIN, and the answer to it is dropped', () => {
+    // A slow link: the message takes 500 ms; a gives up after 10 ms and closes (a request timeout). TCP delivers
+    // the written bytes, then the FIN; b's reply goes into a connection a no longer has.
+    const w = pair({}, 1, { b: { message: (p, from) => p.send(from, 'reply') } });
+    w.world.network.setLinkFault('h1', 'h2', { extraLatencyMs: 500, extraJitterMs: 0, lossRate: 0 });
+    w.a().send('b', 'request');
+    w.world.runUntil(ms(10));
+    w.a().disconnect('b');
+    w.world.runUntil(seconds(2));
+    expect(w.log).toEqual(['b#0 <- a: request', 'b#0 x a']);
+    expect(w.b().received.map((r) => r.t)[0]).toBeGreaterThanOrEqual(ms(500));
+    expect(eventsOf(w.world, 'net.drop').map((e) => [e.node, e.type, e.reason])).toEqual([['b', 'string', 'connection-broken']]);
   });
 
   it('a restarted process does not inherit its predecessor’s broken connection', () => {

@@ -124,6 +124,7 @@ export class Producer extends Process {
       net: this.net,
       accumulator: this.accumulator,
       transactionManager: this.transactionManager,
+      ...(opts.transactionVersion !== undefined ? { transactionVersion: opts.transactionVersion } : {}),
       connections: new ClusterConnectionStates(
         reconnectBackoff(opts.config['reconnect.backoff.ms'], opts.config['reconnect.backoff.max.ms'], this.random.fork('reconnect-backoff')),
       ),

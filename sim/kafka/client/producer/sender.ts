@@ -64,6 +64,8 @@ export interface SenderOptions {
   readonly net: NetworkClient;
   readonly accumulator: RecordAccumulator;
   readonly transactionManager: TransactionManager<ProducerBatch> | null;
+  /** A transactional producer's transaction.version (default 2). */
+  readonly transactionVersion?: 0 | 1 | 2;
   readonly connections: ClusterConnectionStates;
   readonly retryBackoff: ExponentialBackoff;
   readonly hooks: SenderHooks;
@@ -350,6 +352,7 @@ export class Sender {
       acks: this.o.acks,
       timeoutMs: this.o.config['request.timeout.ms'],
       partitions: batches.map((b) => ({ topic: b.topic, partition: b.partition, batch: b.toRecordBatch() })),
+      ...(this.o.config['transactional.id'] !== null ? { transactionalId: this.o.config['transactional.id'], transactionVersion: this.o.transactionVersion ?? 2 } : {}),
     };
     const to = brokerActorId(node);
     if (this.o.acks === 0) {
