@@ -10,10 +10,11 @@
 import { SIMULATOR_ONLY, type CheckDefinition } from './check';
 import { result } from './report';
 
+/** The highest HW of a (partition, epoch) so far: updated in place as it rises (a finding keeps a copy). */
 interface Best {
-  readonly hw: number;
-  readonly broker: number;
-  readonly t: number;
+  hw: number;
+  broker: number;
+  t: number;
 }
 
 export const highWatermarkRegression: CheckDefinition = {
@@ -24,16 +25,21 @@ export const highWatermarkRegression: CheckDefinition = {
     const epochOf = new Map<number, Map<number, number>>();
     /** partition -> epoch -> the highest HW so far. */
     const highest = new Map<number, Map<number, Best>>();
-    const found: { tp: number; epoch: number; broker: number; what: string; hw: number; t: number; best: Best }[] = [];
+    const found: { tp: number; epoch: number; broker: number; what: string; hw: number; t: number; best: Readonly<Best> }[] = [];
     const note = (tp: number, epoch: number, broker: number, hw: number, t: number, what: string) => {
       let byEpoch = highest.get(tp);
       if (!byEpoch) highest.set(tp, (byEpoch = new Map()));
       const best = byEpoch.get(epoch);
       if (best && hw < best.hw) {
-        found.push({ tp, epoch, broker, what, hw, t, best });
+        found.push({ tp, epoch, broker, what, hw, t, best: { ...best } });
         return;
       }
-      if (!best || hw > best.hw) byEpoch.set(epoch, { hw, broker, t });
+      if (!best) byEpoch.set(epoch, { hw, broker, t });
+      else if (hw > best.hw) {
+        best.hw = hw;
+        best.broker = broker;
+        best.t = t;
+      }
     };
     const died = (e: { processes: readonly string[] }) => {
       // A dead broker leads nothing until it takes the role again, and its new incarnation starts over.

@@ -7,7 +7,7 @@
 import type { CheckDefinition } from './check';
 import { IntColumn } from './history/columns';
 import type { History } from './history/history';
-import { NOTHING, TOMBSTONE } from './history/reads';
+import { NOTHING, TOMBSTONE, type OffsetReads } from './history/reads';
 import { Status } from './history/sends';
 import { result } from './report';
 import { comparePartitionNames } from './describe';
@@ -73,19 +73,33 @@ class Observed {
 
   constructor(private readonly h: History) {}
 
+  // The partition last observed, with its tables (observations come in runs of one partition).
+  private lastTp = -1;
+  private lastClashes: Map<number, number[]> | undefined;
+  private lastReads: OffsetReads | undefined;
+  private lastUnread: IntColumn | undefined;
+
   observe(tp: number, o: number, v: number): void {
-    const clash = this.clashes.get(tp)?.get(o);
+    if (tp !== this.lastTp) {
+      this.lastTp = tp;
+      this.lastClashes = this.clashes.get(tp);
+      this.lastReads = this.h.reads.byPartition.get(tp);
+      this.lastUnread = this.unread.get(tp);
+    }
+    const clash = this.lastClashes?.get(o);
     if (clash) {
       if (!clash.includes(v)) clash.push(v);
       return;
     }
-    const read = this.h.reads.byPartition.get(tp)?.first(o) ?? NOTHING;
+    // A partition no consumer had read may be read later (a table once made stays the same one).
+    const reads = (this.lastReads ??= this.h.reads.byPartition.get(tp));
+    const read = reads?.first(o) ?? NOTHING;
     if (read !== NOTHING) {
       if (read !== v) this.clash(tp, o, [read, v]);
       return;
     }
-    let table = this.unread.get(tp);
-    if (!table) this.unread.set(tp, (table = new IntColumn(NOTHING)));
+    let table = this.lastUnread;
+    if (!table) this.unread.set(tp, (table = this.lastUnread = new IntColumn(NOTHING)));
     const first = table.get(o);
     if (first === NOTHING) table.set(o, v);
     else if (first !== v) this.clash(tp, o, [first, v]);
@@ -94,6 +108,7 @@ class Observed {
   clash(tp: number, o: number, values: number[]): void {
     let m = this.clashes.get(tp);
     if (!m) this.clashes.set(tp, (m = new Map()));
+    if (tp === this.lastTp) this.lastClashes = m;
     const existing = m.get(o);
     if (existing) {
       for (const v of values) if (!existing.includes(v)) existing.push(v);

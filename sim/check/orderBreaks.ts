@@ -8,7 +8,6 @@
  */
 import { numbersOfLists, type NumberedTexts } from '../core/numberedText';
 import { FIGURE, type CheckDefinition } from './check';
-import { IntColumn } from './history/columns';
 import { TopicPartitions } from './history/ids';
 import type { CurrentNumbers } from './history/values';
 import { ValueIds } from './history/values';
@@ -19,31 +18,111 @@ const NO_OFFSET = -1;
 /** In a key's open offset: it has several out, listed in `KeyTable.many`. */
 const SEVERAL = -2;
 
+// A key's row in a table: four numbers side by side, so a record touches one place in memory, not four columns.
+const ROW = 4;
+/** The partition (tp id) whose state for the key the table holds, -1 for none yet. */
+const HOME = 0;
+/** The highest offset of the key finished so far, -1 before any. */
+const MAX_FINISHED = 1;
+/** The one offset of the key handed out and not finished (or NO_OFFSET, SEVERAL), and the poll it came with. */
+const OPEN = 2;
+const POLL = 3;
+const BITS = 10;
+const KEYS_PER_CHUNK = 1 << BITS;
+const MASK = KEYS_PER_CHUNK - 1;
+
 /**
- * The state of each key in one partition of one group, in columns by key id: a key has at most one home partition
- * in a table, and a group keeps as many tables as one key has partitions (one, unless keys moved partition).
+ * The state of each key in one partition of one group, a row per key id (in chunks made on first use, every
+ * number -1 until written): a key has at most one home partition in a table, and a group keeps as many tables
+ * as one key has partitions (one, unless keys moved partition).
  */
 class KeyTable {
-  /** Key id -> the partition (tp id) whose state for the key this table holds, -1 for none yet. */
-  readonly home = new IntColumn();
-  /** The highest offset of the key finished so far, -1 before any. */
-  readonly maxFinished = new IntColumn();
-  /** The one offset of the key handed out and not finished (NO_OFFSET, or SEVERAL), and the poll it came with. */
-  readonly open = new IntColumn(NO_OFFSET);
-  readonly poll = new IntColumn();
+  private readonly chunks: (Float64Array | undefined)[] = [];
   /**
    * Keys with several offsets out: the offsets, in the order first handed out, with the poll that handed each out
    * (`polls[i]` for `open[i]`); a key rarely has more than one out at once.
    */
   readonly many = new Map<number, { readonly open: number[]; readonly polls: number[] }>();
+
+  /** The chunk holding the key's row (at rowAt(kid)), made if `make`. */
+  chunk(kid: number, make: boolean): Float64Array | undefined {
+    const k = kid >>> BITS;
+    let c = this.chunks[k];
+    if (c === undefined && make) this.chunks[k] = c = new Float64Array(KEYS_PER_CHUNK * ROW).fill(-1);
+    return c;
+  }
+}
+
+/** Where the key's row starts in its chunk. */
+const rowAt = (kid: number) => (kid & MASK) * ROW;
+
+/** A window bigger than this (offsets out this far apart) keeps the far ones in a map instead. */
+const MAX_WINDOW = 1 << 16;
+
+/**
+ * The offsets of a partition handed out and not finished, each with its key id: a window over consecutive
+ * offsets (a consumer hands out and finishes a partition's offsets nearly in order), moved and grown to span what
+ * is out, so a long run holds only what is out; offsets too far from the rest wait in a map.
+ */
+export class OutOffsets {
+  /** Per offset from `base`: its key id + 1, 0 when it is not out. */
+  private keys = new Int32Array(64);
+  private base = 0;
+  private count = 0;
+  private readonly far = new Map<number, number>();
+
+  /** The key id of offset o while it is out, -1 when it is not. */
+  get(o: number): number {
+    const i = o - this.base;
+    if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) return this.keys[i]! - 1;
+    return this.far.size === 0 ? -1 : (this.far.get(o) ?? -1);
+  }
+
+  set(o: number, kid: number): void {
+    if (this.count === 0) this.base = o;
+    let i = o - this.base;
+    if ((i < 0 || i >= this.keys.length) && !this.fit(o)) {
+      this.far.set(o, kid);
+      return;
+    }
+    i = o - this.base;
+    if (this.far.size > 0) this.far.delete(o);
+    if (this.keys[i] === 0) this.count++;
+    this.keys[i] = kid + 1;
+  }
+
+  delete(o: number): void {
+    const i = o - this.base;
+    if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) {
+      this.keys[i] = 0;
+      this.count--;
+    } else if (this.far.size > 0) this.far.delete(o);
+  }
+
+  /** Moves (and if need be grows) the window to span what is out and `o`; false when that would be too big. */
+  private fit(o: number): boolean {
+    let lo = 0;
+    while (this.keys[lo] === 0) lo++;
+    let hi = this.keys.length - 1;
+    while (this.keys[hi] === 0) hi--;
+    const from = Math.min(o, this.base + lo);
+    const span = Math.max(o, this.base + hi) - from + 1;
+    if (span > MAX_WINDOW) return false;
+    let size = this.keys.length;
+    while (size < span * 2) size *= 2;
+    const next = new Int32Array(size);
+    next.set(this.keys.subarray(lo, hi + 1), this.base + lo - from);
+    this.keys = next;
+    this.base = from;
+    return true;
+  }
 }
 
 /** One group's view of one partition. */
 interface Part {
   readonly group: Group;
   readonly tp: number;
-  /** Offset handed out and not finished -> its key id (dropped when finished, so a long run holds only what is out). */
-  readonly out: Map<number, number>;
+  readonly out: OutOffsets;
 }
 
 interface Group {
@@ -78,7 +157,7 @@ class Tracker {
   part(g: Group, tp: number): Part {
     let p = g.parts[tp];
     if (p === undefined) {
-      p = g.parts[tp] = { group: g, tp, out: new Map() };
+      p = g.parts[tp] = { group: g, tp, out: new OutOffsets() };
       (this.byTp[tp] ??= []).push(p);
     }
     return p;
@@ -102,19 +181,21 @@ class Tracker {
       const o = offsets[i]!;
       const kid = this.keys.idIn(keyNumbers, i, key);
       const t = tableOf(g, p.tp, kid, true)!;
+      const c = t.chunk(kid, true)!;
+      const r = rowAt(kid);
       p.out.set(o, kid);
-      const maxFinished = t.maxFinished.get(kid);
+      const maxFinished = c[r + MAX_FINISHED]!;
       let why: string | null = maxFinished > o ? `after offset ${maxFinished} of the same key was finished` : null;
-      const one = t.open.get(kid);
+      const one = c[r + OPEN]!;
       if (one === NO_OFFSET) {
-        t.open.set(kid, o);
-        t.poll.set(kid, poll);
+        c[r + OPEN] = o;
+        c[r + POLL] = poll;
       } else if (one >= 0) {
-        if (one === o) t.poll.set(kid, poll);
+        if (one === o) c[r + POLL] = poll;
         else {
-          if (why === null && one < o && t.poll.get(kid) !== poll) why = `while offset ${one} of the same key was still out`;
-          t.many.set(kid, { open: [one, o], polls: [t.poll.get(kid), poll] });
-          t.open.set(kid, SEVERAL);
+          if (why === null && one < o && c[r + POLL] !== poll) why = `while offset ${one} of the same key was still out`;
+          t.many.set(kid, { open: [one, o], polls: [c[r + POLL]!, poll] });
+          c[r + OPEN] = SEVERAL;
         }
       } else {
         const k = t.many.get(kid)!;
@@ -141,19 +222,22 @@ class Tracker {
 /** The table holding `kid`'s state in partition `tp` of the group; with `claim`, the first with room for it. */
 function tableOf(g: Group, tp: number, kid: number, claim: boolean): KeyTable | undefined {
   const tables = g.tables;
+  const r = rowAt(kid);
   for (let i = 0; i < tables.length; i++) {
     const t = tables[i]!;
-    const home = t.home.get(kid);
+    const c = t.chunk(kid, claim);
+    if (c === undefined) continue;
+    const home = c[r + HOME]!;
     if (home === tp) return t;
     if (home < 0 && claim) {
-      t.home.set(kid, tp);
+      c[r + HOME] = tp;
       return t;
     }
   }
   if (!claim) return undefined;
   const t = new KeyTable();
   tables.push(t);
-  t.home.set(kid, tp);
+  t.chunk(kid, true)![r + HOME] = tp;
   return t;
 }
 
@@ -162,10 +246,12 @@ function finished(p: Part | undefined, offsets: readonly number[]): void {
   for (let i = 0; i < offsets.length; i++) {
     const o = offsets[i]!;
     const kid = p.out.get(o);
-    if (kid === undefined) continue;
+    if (kid < 0) continue;
     const t = tableOf(p.group, p.tp, kid, false)!;
-    const one = t.open.get(kid);
-    if (one === o) t.open.set(kid, NO_OFFSET);
+    const c = t.chunk(kid, false)!;
+    const r = rowAt(kid);
+    const one = c[r + OPEN]!;
+    if (one === o) c[r + OPEN] = NO_OFFSET;
     else if (one !== SEVERAL) continue;
     else {
       const k = t.many.get(kid)!;
@@ -174,13 +260,13 @@ function finished(p: Part | undefined, offsets: readonly number[]): void {
       k.open.splice(at, 1);
       k.polls.splice(at, 1);
       if (k.open.length === 1) {
-        t.open.set(kid, k.open[0]!);
-        t.poll.set(kid, k.polls[0]!);
+        c[r + OPEN] = k.open[0]!;
+        c[r + POLL] = k.polls[0]!;
         t.many.delete(kid);
       }
     }
     p.out.delete(o);
-    if (o > t.maxFinished.get(kid)) t.maxFinished.set(kid, o);
+    if (o > c[r + MAX_FINISHED]!) c[r + MAX_FINISHED] = o;
   }
 }
 

@@ -252,8 +252,10 @@ export class Sends {
 
   private setTp(v: number, tp: number): void {
     const before = this.tps.get(v) === 0 ? -1 : this.tp(v);
-    if (before !== tp && before !== -1 && this.tpIds.partition(before) >= 0) this.irregular = true;
-    if (before !== tp && before !== -1) for (const f of this.tpWatchers) f(v, before);
+    // The usual answer: the partition the send already named (nothing to write).
+    if (before === tp) return;
+    if (before !== -1 && this.tpIds.partition(before) >= 0) this.irregular = true;
+    if (before !== -1) for (const f of this.tpWatchers) f(v, before);
     if (tp < 0xffff) this.tps.set(v, tp + 1);
     else {
       this.tps.set(v, 0xffff);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportOut } from '../../../sim/check/check';
 import { History } from '../../../sim/check/history/history';
-import { orderBreaks } from '../../../sim/check/orderBreaks';
+import { orderBreaks, OutOffsets } from '../../../sim/check/orderBreaks';
 import { NumberedListBuilder, type TraceNumbers } from '../../../sim/core/numberedText';
 
 // share.order-breaks and group.order-breaks from hand-written events, each answer worked out in the comments.
@@ -113,5 +113,29 @@ describe('order breaks', () => {
       'g t-0: key k7 offset 1 was handed out after offset 5 of the same key was finished',
     ]);
     expect(fold(events, true)).toEqual(out);
+  });
+
+  it('the offsets out: a window that follows them, grows to span them, and keeps far ones aside, like a map', () => {
+    const out = new OutOffsets();
+    const model = new Map<number, number>();
+    const set = (o: number, k: number) => (out.set(o, k), model.set(o, k));
+    const del = (o: number) => (out.delete(o), model.delete(o));
+    // Offsets handed out and finished in order, far past the first window; one stays out all along.
+    set(5, 1);
+    for (let o = 6; o < 500; o++) {
+      set(o, o % 7);
+      if (o % 3 === 0) del(o - 1);
+    }
+    // One far beyond any window, one before the window; offset 400 given another key.
+    set(5_000_000, 9);
+    set(2, 3);
+    set(400, 8);
+    del(5_000_000);
+    set(5_000_001, 4);
+    for (const o of [2, 5, 6, 7, 8, 299, 400, 498, 499, 500, 5_000_000, 5_000_001, 1e12]) expect(out.get(o)).toBe(model.get(o) ?? -1);
+    for (const o of model.keys()) del(o);
+    expect([out.get(5), out.get(5_000_001)]).toEqual([-1, -1]);
+    set(10, 0);
+    expect([out.get(10), out.get(11)]).toEqual([0, -1]);
   });
 });
