@@ -65,6 +65,9 @@ function figures(r: BenchRun, peakMemoryMB: number): WorkloadFigures {
     eventsPerSec: Math.round(r.events / r.wallSeconds),
     compression: Number((r.simulatedSeconds / r.wallSeconds).toFixed(2)),
     peakMemoryMB,
+    usPerEvent: Number(((r.wallSeconds * 1e6) / r.events).toFixed(2)),
+    // No forced GC in a renderer or in the bundle's Node run: live heap per record is measured by the Node workloads.
+    bytesPerRecord: null,
   };
 }
 

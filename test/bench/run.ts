@@ -52,7 +52,7 @@ for (const name of ['steady', 'light', 'big']) {
   const runs = runsFlag ? Number(runsFlag) : RUNS[name]!;
   const { median: m } = runWorkload(name, runs);
   result[name] = m;
-  rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall, ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB (median of ${runs})`]);
+  rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall, ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB, ${m.usPerEvent} µs/event, ${m.bytesPerRecord ?? '?'} B/record live (median of ${runs})`]);
 }
 
 if (!only || only === 'checkers') {

@@ -12,6 +12,10 @@ export interface WorkloadFigures {
   readonly eventsPerSec: number;
   readonly compression: number;
   readonly peakMemoryMB: number;
+  /** Wall microseconds per engine event. */
+  readonly usPerEvent: number;
+  /** Live heap after a forced GC at the end of the run, divided by the acknowledged records. */
+  readonly bytesPerRecord: number | null;
 }
 
 const script = fileURLToPath(new URL('./workload.ts', import.meta.url));
@@ -21,7 +25,7 @@ export function runWorkload(name: string, runs: number, duration?: string): { me
   for (let i = 0; i < runs; i++) {
     // The checkers fold the trace as it goes by, but a big run still holds every record in its logs, their disk
     // chunks and the checkers' history (about 3 GB after 20 simulated seconds): more than Node's default heap.
-    const args = ['--max-old-space-size=16384', '--import', 'tsx', script, name, ...(duration ? [duration] : [])];
+    const args = ['--expose-gc', '--max-old-space-size=16384', '--import', 'tsx', script, name, ...(duration ? [duration] : [])];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`workload ${name} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
     const line = r.stdout.trim().split('\n').pop()!;
@@ -33,6 +37,8 @@ export function runWorkload(name: string, runs: number, duration?: string): { me
       eventsPerSec: f.eventsPerSec,
       compression: f.compression,
       peakMemoryMB: f.peakMemoryMB,
+      usPerEvent: f.usPerEvent,
+      bytesPerRecord: f.bytesPerRecord,
     });
   }
   const sorted = [...all].sort((a, b) => a.wallSeconds - b.wallSeconds);
