@@ -59,4 +59,75 @@ describe.skipIf(!browserAvailable())('transactions in the partition view (Chromi
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('hatches the records of aborted transactions, and a click outlines the whole transaction', async () => {
+    const spec = JSON.parse(readFileSync(join(ROOT, 'scenarios', `${ID}.json`), 'utf8')) as ScenarioSpec;
+    const node = runScenario(validateScenario(spec), { seed: 1 });
+    // The aborted records, from the producer's own account of its aborted transactions and the leader's appends.
+    const abortedValues = new Set(ofKind(node.trace, 'producer.txn').filter((e) => e.result === 'abort').flatMap((e) => e.values));
+    const appends = ofKind(node.trace, 'replica.append').filter((e) => e.role === 'leader' && `${e.topic}-${e.partition}` === TP);
+    const offsetOf = new Map<string, number>();
+    for (const a of appends) (a.values ?? []).forEach((v, k) => v !== null && offsetOf.set(v, a.base + k));
+    const lastAbort = appends.filter((a) => a.control === 'ABORT').at(-1)!;
+    const { page, errors } = await openPage(app, `?s=${ID}&seed=1&p=${TP}`);
+    await waitLoaded(page, 1);
+    await setSlider(page, Math.ceil((lastAbort.t - node.startUs) / 1000) + 2);
+    const view = page.locator('[data-testid=partition-A]');
+    const svg = view.locator('[data-testid=partition-svg]');
+    const start = Number(await svg.getAttribute('data-start'));
+    const end = Number(await svg.getAttribute('data-end'));
+    const leader = lastAbort.broker;
+    const inWindow = (o: number) => o >= start && o < end;
+    const leo = lastAbort.last + 1;
+    const expected = [...abortedValues].map((v) => offsetOf.get(v)).filter((o): o is number => o !== undefined && o < leo && inWindow(o)).sort((a, b) => a - b);
+    expect(expected.length).toBeGreaterThan(0);
+    const hatched = await view.locator(`rect.aborted[data-broker="${leader}"]`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
+    expect(hatched).toEqual(expected);
+    expect(await view.locator('rect.aborted').first().getAttribute('fill')).toMatch(/^url\(#abort-hatch-/);
+
+    // A click on one aborted record outlines that transaction's records and its ABORT marker, and names it.
+    const pick = expected.at(-1)!;
+    await view.locator(`rect.cell[data-broker="${leader}"][data-offset="${pick}"]`).click();
+    const txnOffsets = [...expected.filter((o) => o > lastAbort.base - 1 - 40 && o < lastAbort.base && !appends.some((a) => a.control !== undefined && a.base > o && a.base < lastAbort.base)), lastAbort.base];
+    const outlined = () => view.locator(`rect.cell.txn-hl[data-broker="${leader}"]`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-offset'))).sort((a, b) => a - b));
+    // (The click also chooses the record, which centres the window on it: compare within the window shown then.)
+    const shownTxn = async () => {
+      const [lo, hi] = [Number(await svg.getAttribute('data-start')), Number(await svg.getAttribute('data-end'))];
+      return txnOffsets.filter((o) => o >= lo && o < hi).sort((a, b) => a - b);
+    };
+    await expect.poll(async () => JSON.stringify(await outlined()) === JSON.stringify(await shownTxn()) && (await outlined()).length > 1).toBe(true);
+    const info = await view.locator('[data-testid=txn-selected]').textContent();
+    expect(info).toContain('transactional.id ledger-1');
+    expect(info).toContain(`producer id ${lastAbort.producerId}`);
+    expect(info).toContain('aborted');
+    await screenshot(page, 'transactions-aborted-hatched');
+    // A second click on it lets go.
+    await view.locator(`rect.cell[data-broker="${leader}"][data-offset="${pick}"]`).click();
+    await expect.poll(() => view.locator('rect.cell.txn-hl').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('names the zombie producer\'s fenced epoch and the epoch that fenced it', async () => {
+    const Z = 'txn-zombie-fenced';
+    const spec = JSON.parse(readFileSync(join(ROOT, 'scenarios', `${Z}.json`), 'utf8')) as ScenarioSpec;
+    const node = runScenario(validateScenario(spec), { seed: 1 });
+    const fenced = ofKind(node.trace, 'producer.fenced')[0]!;
+    // The new instance's InitProducerId bumped the epoch past the zombie's: that epoch fenced it.
+    const init = ofKind(node.trace, 'producer.id').find((e) => e.transactionalId === fenced.transactionalId && e.node !== fenced.node && e.producerEpoch > fenced.producerEpoch && e.t <= fenced.t)!;
+    expect(init).toBeDefined();
+    const newer = init.producerEpoch;
+    const { page, errors } = await openPage(app, `?s=${Z}&seed=1&p=invoices-0`);
+    await waitLoaded(page, 1);
+    const view = page.locator('[data-testid=partition-A]');
+    // Before the fencing nothing is said; after it, the line names both epochs.
+    await setSlider(page, Math.floor((fenced.t - node.startUs) / 1000) - 5);
+    expect(await view.locator('[data-testid=txn-fence]').count()).toBe(0);
+    await setSlider(page, Math.ceil((fenced.t - node.startUs) / 1000) + 2);
+    const text = await view.locator('[data-testid=txn-fence]').first().textContent();
+    expect(text).toContain(`transactional.id ${fenced.transactionalId}`);
+    expect(text).toContain(`epoch ${fenced.producerEpoch} fenced by epoch ${newer}`);
+    await screenshot(page, 'transactions-zombie-fenced');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

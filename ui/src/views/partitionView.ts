@@ -10,6 +10,7 @@ import type { Tooltip } from './tooltip';
 import { tpKey } from '../../../sim/kafka/topicPartition';
 import { currentMoment, divergence, storyMoments, type StoryMoment } from '../model/storyFocus';
 import { consumerPolls, recordBatchesOf, type PollRange } from '../model/fetchBatches';
+import { describeTxn, fenceText, transactionsOf } from '../model/transactions';
 
 export interface PartitionViewHandlers {
   onSelectValue(value: string | null): void;
@@ -109,6 +110,9 @@ export class PartitionView {
   private other: LoadedRun | null = null;
   /** Brokers whose rows a caption names (they pulse). */
   private pulse: readonly number[] = [];
+  /** The transaction chosen by a click on one of its cells (its id in the run's transaction index). */
+  private txnSel: number | null = null;
+  private readonly txnInfo: HTMLDivElement;
 
   constructor(
     private readonly root: HTMLElement,
@@ -125,11 +129,16 @@ export class PartitionView {
     root.appendChild(this.header);
     this.focus = el('div', { class: 'pv-focus', 'data-testid': 'pv-focus', hidden: true });
     root.appendChild(this.focus);
+    this.txnInfo = el('div', { class: 'pv-txn', 'data-testid': 'txn-info', hidden: true });
+    root.appendChild(this.txnInfo);
     this.svg = d3.select(root).append('svg').attr('class', 'pv-svg').attr('data-testid', 'partition-svg');
     const defs = this.svg.append('defs');
     const pat = defs.append('pattern').attr('id', `hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 4).attr('height', 4).attr('patternTransform', 'rotate(45)');
     pat.append('rect').attr('width', 4).attr('height', 4).attr('fill', 'white').attr('fill-opacity', 0.55);
     pat.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 4).attr('stroke', '#777').attr('stroke-width', 1.2);
+    // Records of an aborted transaction: hatched over their epoch colour (read_committed skips them).
+    const ab = defs.append('pattern').attr('id', `abort-hatch-${root.id}`).attr('patternUnits', 'userSpaceOnUse').attr('width', 5).attr('height', 5).attr('patternTransform', 'rotate(-45)');
+    ab.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 5).attr('stroke', '#c62828').attr('stroke-width', 1.6);
     const item = (cls: string, text: string) => el('span', { class: `lg ${cls}`, 'data-legend': cls }, text);
     this.legend = el(
       'div',
@@ -146,6 +155,7 @@ export class PartitionView {
       item('hw', 'high watermark'),
       item('lso', 'last stable offset (an open transaction holds it)'),
       item('marker', 'C / A: transaction marker (commit / abort)'),
+      item('aborted', 'hatched: record of an aborted transaction (click: its transaction)'),
       item('epochs', 'colour = leader epoch'),
       item('batch', 'outline = one record batch (as the producer sent it)'),
       item('fetch-follower', 'bracket under a row = one follower fetch'),
@@ -168,6 +178,7 @@ export class PartitionView {
       powerlost: kinds.has('host.power-off') || kinds.has('disk.power-loss'),
       lso: txn,
       marker: txn,
+      aborted: txn,
       'fetch-consumer': kinds.has('consumer.poll'),
     };
     for (const n of this.legend.querySelectorAll<HTMLElement>('[data-legend]')) n.hidden = shown[n.dataset['legend']!] === false;
@@ -175,6 +186,7 @@ export class PartitionView {
 
   setRun(run: LoadedRun | null, partitionKey: string | null): void {
     this.run = run;
+    this.txnSel = null;
     this.fitLegend(run);
     this.maxOffset.clear();
     this.windowStart = null;
@@ -300,6 +312,7 @@ export class PartitionView {
     if (!run || !p) {
       this.stats.textContent = run ? 'This run has no partitions.' : '';
       this.focus.hidden = true;
+      this.txnInfo.hidden = true;
       this.svg.selectAll('*:not(defs):not(defs *)').remove();
       return;
     }
@@ -553,6 +566,7 @@ export class PartitionView {
       .attr('class', (d) => `pv-rowsub2 ${d.hostStatus !== 'up' ? 'down' : ''}`);
 
     const gap = cw >= 8 ? 2 : cw >= 3 ? 1 : 0;
+    const txnAt = transactionsOf(model.events).at.get(this.key) ?? new Map();
     const cellSel = det
       .selectAll<SVGRectElement, Cell>('rect.cell')
       .data(all, (d) => d.key)
@@ -572,8 +586,13 @@ export class PartitionView {
       .on('mousemove', (ev: MouseEvent, d) => this.tooltip.show(ev.clientX, ev.clientY, `offset ${d.offset} on ${model.names.broker(rows[d.row]!.r.broker)}`, this.cellLines(d, now).map((l) => model.names.text(l))))
       .on('mouseleave', () => this.tooltip.hide())
       .on('click', (_ev, d) => {
+        const t = d.ghost ? undefined : txnAt.get(d.offset);
+        if (t) this.txnSel = this.txnSel === t.id ? null : t.id;
+        else this.txnSel = null;
         if (typeof d.value === 'string') this.handlers.onSelectValue(d.value === selected ? null : d.value);
+        else this.rerender();
       });
+    this.drawTransactions(det, all, rows, x, cw, gap, detTop, now);
 
     // Transaction markers: C or A on their cell (when cells are wide enough for a letter).
     det
@@ -785,6 +804,57 @@ export class PartitionView {
         .attr('width', (minStart - start) * cw)
         .attr('height', rows.length * this.dims.rowH - 8);
     } else det.selectAll('rect.deleted').remove();
+  }
+
+  /**
+   * Transactions over the cells: records of a transaction aborted by now hatched; the chosen transaction's
+   * records and markers outlined together, named in a line above the cells; fenced epochs of the producers
+   * writing here named too.
+   */
+  private drawTransactions(
+    det: d3.Selection<SVGGElement, unknown, null, undefined>,
+    all: readonly Cell[],
+    rows: readonly RowModel[],
+    x: (o: number) => number,
+    cw: number,
+    gap: number,
+    detTop: number,
+    now: number,
+  ): void {
+    const idx = transactionsOf(this.run!.model.events);
+    const txnAt = idx.at.get(this.key);
+    const live = all.filter((d) => !d.ghost && d.control === undefined);
+    const aborted = txnAt ? live.filter((d) => {
+      const t = txnAt.get(d.offset);
+      return t !== undefined && t.outcome === 'ABORT' && t.decidedT !== null && t.decidedT <= now;
+    }) : [];
+    det
+      .selectAll<SVGRectElement, Cell>('rect.aborted')
+      .data(aborted, (d) => d.key)
+      .join('rect')
+      .attr('class', 'aborted')
+      .attr('data-offset', (d) => d.offset)
+      .attr('data-broker', (d) => rows[d.row]!.r.broker)
+      .attr('x', (d) => x(d.offset) + gap / 2)
+      .attr('y', (d) => detTop + d.row * this.dims.rowH)
+      .attr('width', Math.max(0.5, cw - gap))
+      .attr('height', this.dims.cellH)
+      .attr('fill', `url(#abort-hatch-${this.root.id})`)
+      .attr('pointer-events', 'none');
+    const sel = this.txnSel === null ? undefined : idx.txns[this.txnSel];
+    det.selectAll<SVGRectElement, Cell>('rect.cell').classed('txn-hl', (d) => sel !== undefined && !d.ghost && txnAt?.get(d.offset) === sel);
+    const lines: string[] = [];
+    if (sel) lines.push(describeTxn(sel, idx, now));
+    // Producers that wrote to this partition and were fenced by now.
+    const writers = new Set<string>();
+    for (const t of txnAt?.values() ?? []) writers.add(t.transactionalId);
+    for (const f of idx.fences) {
+      if (f.t > now || !writers.has(f.transactionalId)) continue;
+      if (sel && sel.transactionalId === f.transactionalId && sel.epoch === f.epoch) continue;
+      lines.push(`transactional.id ${f.transactionalId} (producer id ${f.producerId}): ${fenceText(f)}`);
+    }
+    this.txnInfo.hidden = lines.length === 0;
+    this.txnInfo.replaceChildren(...lines.map((l, k) => el('div', { 'data-testid': k === 0 && sel ? 'txn-selected' : 'txn-fence' }, l)));
   }
 
   private group(name: string): d3.Selection<SVGGElement, unknown, null, undefined> {
