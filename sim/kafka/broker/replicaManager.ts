@@ -327,8 +327,9 @@ export class ReplicaManager {
     }
     const respond = (answers: ProducePartitionResponse[]) => {
       const { partitions: rs, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER');
-      const resp: Omit<ProduceResponse, 'correlationId'> = nodeEndpoints ? { type: 'ProduceResponse', partitions: rs, nodeEndpoints } : { type: 'ProduceResponse', partitions: rs };
-      const send = () => this.host.reply(from, { ...resp, correlationId: req.correlationId }, 32 * rs.length);
+      const correlationId = req.correlationId;
+      const resp: ProduceResponse = nodeEndpoints ? { type: 'ProduceResponse', partitions: rs, nodeEndpoints, correlationId } : { type: 'ProduceResponse', partitions: rs, correlationId };
+      const send = () => this.host.reply(from, resp, 32 * rs.length);
       const wait = flushedAt - this.host.nowUs();
       if (wait > 0) this.host.setTimer(wait, send);
       else send();
