@@ -118,6 +118,9 @@ export type LogReadResult =
   | { readonly error: null; readonly batches: readonly RecordBatch[]; readonly sizeInBytes: number }
   | { readonly error: 'OFFSET_OUT_OF_RANGE'; readonly message: string };
 
+/** A read that found nothing (one shared, frozen result: most reads of a caught-up fetch find nothing). */
+const EMPTY_READ: LogReadResult = Object.freeze({ error: null, batches: Object.freeze([]) as readonly RecordBatch[], sizeInBytes: 0 });
+
 export type LogStartOffsetIncrementReason = 'SegmentDeletion' | 'ClientRecordDeletion' | 'LeaderOffsetIncremented' | 'SnapshotGenerated';
 
 export type LogStartOffsetResult = { readonly error: null; readonly updated: boolean } | { readonly error: 'OFFSET_OUT_OF_RANGE'; readonly message: string };
@@ -493,7 +496,7 @@ export class UnifiedLog {
         message: `${this.name}: offset ${startOffset} is outside [${this._logStartOffset}, ${this._logEndOffset}]`,
       };
     }
-    if (startOffset >= maxOffsetExclusive || startOffset === this._logEndOffset) return { error: null, batches: [], sizeInBytes: 0 };
+    if (startOffset >= maxOffsetExclusive || startOffset === this._logEndOffset) return EMPTY_READ;
     for (let i = this.floorSegmentIndex(startOffset); i < this.segments.length; i++) {
       const got = this.segments[i]!.read(startOffset, maxBytes, maxOffsetExclusive, minOneMessage);
       if (got === null) continue;
@@ -501,7 +504,7 @@ export class UnifiedLog {
       for (const b of got) bytes += b.sizeInBytes;
       return { error: null, batches: got, sizeInBytes: bytes };
     }
-    return { error: null, batches: [], sizeInBytes: 0 };
+    return EMPTY_READ;
   }
 
   /** Index of the last segment with base offset <= `offset` (0 when the offset is below them all). */
