@@ -15,7 +15,7 @@ import type {
 } from '../protocol';
 import { batchesBytes } from '../protocol';
 import type { RecordBatch } from '../records';
-import { contextPartitions, FetchManager, type FetchContext } from './fetchSession';
+import { contextPartitions, FetchManager, type CachedPartition, type FetchContext } from './fetchSession';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
 import { UnifiedLogAdapter } from './unifiedLogAdapter';
@@ -158,6 +158,18 @@ export class ReplicaManager {
     return this.byTopic.get(topic)?.[partition];
   }
 
+  /** Bumped whenever a partition is created or removed: a session partition's remembered lookup is stale then. */
+  private partitionsVersion = 0;
+
+  /** The partition a session partition names, looked up once per change of the partition set (not per read). */
+  private sessionPartitionOf(cp: CachedPartition): Partition | undefined {
+    if (cp.localVersion !== this.partitionsVersion) {
+      cp.local = this.partition(cp.topic, cp.partition);
+      cp.localVersion = this.partitionsVersion;
+    }
+    return cp.local as Partition | undefined;
+  }
+
   /** Starts the ISR expiration task: every replica.lag.time.max.ms / 2 [ReplicaManager.startup]. */
   startIsrExpiration(): void {
     const period = ms(this.host.config['replica.lag.time.max.ms'] / 2);
@@ -192,6 +204,7 @@ export class ReplicaManager {
       const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
       p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
       this.partitions.set(key, p);
+      this.partitionsVersion++;
       let list = this.byTopic.get(topic);
       if (!list) this.byTopic.set(topic, (list = []));
       list[partitionId] = p;
@@ -220,6 +233,7 @@ export class ReplicaManager {
     p.stop();
     this.failWaiters(p, error);
     this.partitions.delete(p.key);
+    this.partitionsVersion++;
     const list = this.byTopic.get(p.topic);
     if (list) list[p.partition] = undefined;
   }
@@ -234,6 +248,7 @@ export class ReplicaManager {
       this.host.logManager.deleteLog({ topic, partition: p.partition });
     }
     this.byTopic.delete(topic);
+    this.partitionsVersion++;
   }
 
   private fetcherFor(leader: number): ReplicaFetcher {
@@ -492,7 +507,7 @@ export class ReplicaManager {
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
       any = true;
-      const p = this.partition(cp.topic, cp.partition);
+      const p = this.sessionPartitionOf(cp);
       if (!p) {
         ready = true;
         out.push(notLeaderResponse(cp));
@@ -553,7 +568,7 @@ export class ReplicaManager {
     const parts = contextPartitions(op.ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
-      bytes += this.peekPartition(this.partition(cp.topic, cp.partition), cp, isFollower, op.req.replicaId, committed);
+      bytes += this.peekPartition(this.sessionPartitionOf(cp), cp, isFollower, op.req.replicaId, committed);
       if (bytes >= op.req.minBytes) return bytes;
     }
     return bytes;
