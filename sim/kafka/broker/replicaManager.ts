@@ -297,7 +297,8 @@ export class ReplicaManager {
     let flushedAt = 0;
     const actions: { p: Partition; hwIncreased: boolean }[] = [];
     this.produceActions = actions;
-    for (const [i, d] of req.partitions.entries()) {
+    for (let i = 0; i < req.partitions.length; i++) {
+      const d = req.partitions[i]!;
       const p = this.partition(d.topic, d.partition);
       // KIP-890: a transactional batch its coordinator did not verify is not appended.
       const unverified = refused?.get(i);
@@ -599,7 +600,8 @@ export class ReplicaManager {
     const { partitions: hinted, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
     const r = this.fetchManager.respond(ctx, this.host.nowMs(), hinted);
     let bytes = 0;
-    for (const p of r.partitions) {
+    for (let i = 0; i < r.partitions.length; i++) {
+      const p = r.partitions[i]!;
       const b = batchesBytes(p.batches);
       bytes += b + 32;
       if (req.replicaId < 0) this.host.metrics.bytesOut.mark(b);

@@ -394,7 +394,8 @@ export class UnifiedLog {
       );
     }
     let expect = first.baseOffset;
-    for (const b of batches) {
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
       if (b.baseOffset < expect || b.lastOffsetDelta < 0) {
         throw new OffsetsOutOfOrderError(`${this.name}: a follower append has batches out of order at offset ${b.baseOffset}`);
       }
@@ -405,7 +406,8 @@ export class UnifiedLog {
     }
     let records = 0;
     let appended = 0;
-    for (const b of batches) {
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
       this.maybeRoll(b, nowMs);
       if (b.partitionLeaderEpoch >= 0) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
       const err = this.activeSegment.append(b, nowMs, this._config['index.interval.bytes']);
