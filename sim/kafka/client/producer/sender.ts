@@ -117,12 +117,15 @@ export class Sender {
     if (!this.o.owner.alive || at >= this.timerAt) return;
     this.o.owner.cancelTimer(this.timer);
     this.timerAt = at;
-    this.timer = this.o.owner.setTimer(Math.max(0, at - this.now), () => {
-      this.timer = NO_TIMER;
-      this.timerAt = Infinity;
-      this.runOnce();
-    });
+    this.timer = this.o.owner.setTimer(Math.max(0, at - this.now), this.onTimer);
   }
+
+  /** The pass's timer (one function for the sender's life: it is re-armed several times per request). */
+  private readonly onTimer = (): void => {
+    this.timer = NO_TIMER;
+    this.timerAt = Infinity;
+    this.runOnce();
+  };
 
   /** Brokers with a connection attempt (an ApiVersions request) outstanding. */
   private readonly connecting = new Set<number>();
