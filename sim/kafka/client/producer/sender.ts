@@ -187,7 +187,15 @@ export class Sender {
 
     // Batches past delivery.timeout.ms fail, whether queued or on the wire [Sender.getExpiredInflightBatches].
     for (const b of accumulator.expiredBatches(now)) this.expire(b);
-    for (const b of [...this.inFlightBatches]) if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) this.expire(b);
+    // (The set is copied, as expiring changes it, only on a pass that finds one to expire.)
+    let inFlightExpired = false;
+    for (const b of this.inFlightBatches) {
+      if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) {
+        inFlightExpired = true;
+        break;
+      }
+    }
+    if (inFlightExpired) for (const b of [...this.inFlightBatches]) if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) this.expire(b);
 
     this.o.hooks.updateLoadStats();
     const result = accumulator.ready(metadata, now, this.o.hooks.exhausted());
