@@ -59,7 +59,7 @@ for (const name of ['steady', 'light', 'big']) {
   const runs = runsFlag ? Number(runsFlag) : RUNS[name]!;
   const { median: m } = runWorkload(name, runs);
   result[name] = m;
-  rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall, ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB, ${m.usPerEvent} µs/event, ${m.bytesPerRecord ?? '?'} B/record live (median of ${runs})`]);
+  rows.push([name, WHAT[name]!, `${m.compression}x compression`, `${m.wallSeconds} s wall (${m.cpuSeconds ?? '?'} s CPU, ${m.cpuCompression ?? '?'}x), ${Math.round(m.eventsPerSec / 1000)}k events/s, peak ${m.peakMemoryMB} MB, ${m.usPerEvent} µs/event, ${m.bytesPerRecord ?? '?'} B/record live (median of ${runs})`]);
 }
 
 if (!only || only === 'checkers') {
@@ -75,8 +75,8 @@ if (!only || only === 'checkers') {
 
 if (!only || only === 'chaos') {
   const c = await runChaos();
-  result.chaos = { runsPerMinute1: c.runsPerMinute1, runsPerMinuteAll: c.runsPerMinuteAll, workers: c.workers };
-  rows.push(['chaos', `${c.runs} runs of 30 simulated s, random nemesis, 3+3 nodes, 12 partitions`, `${c.runsPerMinute1} runs/min on 1 worker`, `${c.runsPerMinuteAll} runs/min on ${c.workers} workers`]);
+  result.chaos = { runsPerMinute1: c.runsPerMinute1, runsPerMinuteAll: c.runsPerMinuteAll, workers: c.workers, cpuSecondsPerRun: c.cpuSecondsPerRun, runsPerCpuMinute: c.runsPerCpuMinute };
+  rows.push(['chaos', `${c.runs} runs of 30 simulated s, random nemesis, 3+3 nodes, 12 partitions`, `${c.runsPerMinute1} runs/min on 1 worker`, `${c.runsPerMinuteAll} runs/min on ${c.workers} workers; ${c.cpuSecondsPerRun} CPU s a run (${c.runsPerCpuMinute} runs per CPU minute)`]);
 }
 
 if (!only || only === 'wire') {
