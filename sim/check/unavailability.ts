@@ -25,6 +25,8 @@ class Stream {
   private readonly invoked = new NumberList();
   private readonly answered = new NumberList();
   private invokedInOrder = true;
+  /** The last invocation added (kept here so adding one does not read the list's memory back). */
+  private lastInvoked = -Infinity;
   private pending = 0;
   private since = 0;
   /** The first of its longest stretches (length 0: none yet), and its stretches over a second added up. */
@@ -40,7 +42,8 @@ class Stream {
   }
 
   invoke(t: number): void {
-    if (this.invoked.length > 0 && t < this.invoked.last()) this.invokedInOrder = false;
+    if (t < this.lastInvoked) this.invokedInOrder = false;
+    this.lastInvoked = t;
     this.invoked.push(t);
   }
 

@@ -19,6 +19,9 @@ export interface NumberedTexts {
 export interface NumberedText {
   readonly prefix: string;
   readonly n: number;
+  /** A record's key beside its value (send.invoke): the key is `keyPrefix + keyN` when keyN >= 0; otherwise read the key's text. */
+  readonly keyPrefix?: string;
+  readonly keyN?: number;
 }
 
 /** What an emitter hands along with an event: for its one text, its one list, or each of its lists (by index). */

@@ -130,7 +130,7 @@ export class Sends {
       this.setTp(v, this.tpIds.id(e.topic, e.partition));
       // A first send finds its columns at their defaults (an answer is recorded only for a value sent): only a
       // value sent again has them to start over.
-      if (e.key !== null) this.keys.set(v, this.keyNames.id(e.key));
+      if (e.key !== null) this.keys.set(v, num?.keyPrefix !== undefined && num.keyN! >= 0 ? this.keyNames.idOf(num.keyPrefix, num.keyN!) : this.keyNames.id(e.key));
       else if (was !== Status.None) this.keys.set(v, -1);
       this.invoked.set(v, e.t);
       if (was !== Status.None) {

@@ -18,12 +18,17 @@ describe('checkers folding the trace as the run emits it', () => {
       // The numbers the emitters hand along (beside the events, not in them) say what the text says, and the
       // checkers judge a kept or loaded trace, which has none and parses the text, the same way.
       let numbered = 0;
+      let keysNumbered = 0;
       const checkNumbers: TraceSink = {
         event(e, _line, numbers) {
           const one = numberOfText(numbers);
           if (one !== undefined && 'value' in e) {
             expect(e.value).toBe(one.prefix + one.n);
             numbered++;
+            if (one.keyPrefix !== undefined && one.keyN! >= 0 && 'key' in e) {
+              expect(e.key).toBe(one.keyPrefix + one.keyN);
+              keysNumbered++;
+            }
           }
           const lists = e.kind === 'consumer.poll' ? e.records.map((r, k) => [r.values, numbersOfLists(numbers, k)] as const) : 'values' in e && Array.isArray(e.values) ? [[e.values, numbersOfList(numbers)] as const] : [];
           for (const [list, of] of lists) {
@@ -40,6 +45,7 @@ describe('checkers folding the trace as the run emits it', () => {
       };
       runScenario(scenario(id), { keepEvents: false, sinks: [checkNumbers] });
       expect(numbered).toBeGreaterThan(kept.trace.length / 10);
+      expect(keysNumbered).toBeGreaterThan(0);
       const loaded = kept.trace.map((e) => JSON.parse(JSON.stringify(e)) as TraceEvent);
       expect(runCheckers(loaded)).toEqual(kept.checks);
 

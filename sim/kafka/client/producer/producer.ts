@@ -289,7 +289,13 @@ export class Producer extends Process {
     const prefix = this.payloads.countedPrefix;
     const value = this.payloads.valueText(rec.valueId)!;
     const fields = rec.tombstone === true ? { topic, partition, key: rec.key, value, tombstone: true } : { topic, partition, key: rec.key, value };
-    this.trace.emit('send.invoke', this.id, fields, prefix !== null && rec.valueId >= 0 ? { prefix, n: rec.valueId } : undefined);
+    if (prefix === null || rec.valueId < 0) {
+      this.trace.emit('send.invoke', this.id, fields);
+      return;
+    }
+    // The key's number too, when it has one, so a reader keyed by number need not parse the key either.
+    const keyPrefix = this.payloads.keyPrefix(rec.keyId);
+    this.trace.emit('send.invoke', this.id, fields, keyPrefix !== null ? { prefix, n: rec.valueId, keyPrefix, keyN: this.payloads.keyNumber(rec.keyId) } : { prefix, n: rec.valueId });
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
