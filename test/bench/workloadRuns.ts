@@ -12,8 +12,8 @@ export interface WorkloadFigures {
   readonly eventsPerSec: number;
   readonly compression: number;
   /** CPU seconds of the run (user + system) and simulated seconds per CPU second: steadier than wall on a shared machine. */
-  readonly cpuSeconds?: number;
-  readonly cpuCompression?: number;
+  readonly cpuSeconds?: number | undefined;
+  readonly cpuCompression?: number | undefined;
   readonly peakMemoryMB: number;
   /** Wall microseconds per engine event. */
   readonly usPerEvent: number;
