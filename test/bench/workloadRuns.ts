@@ -11,6 +11,9 @@ export interface WorkloadFigures {
   readonly events: number;
   readonly eventsPerSec: number;
   readonly compression: number;
+  /** CPU seconds of the run (user + system) and simulated seconds per CPU second: steadier than wall on a shared machine. */
+  readonly cpuSeconds?: number | undefined;
+  readonly cpuCompression?: number | undefined;
   readonly peakMemoryMB: number;
   /** Wall microseconds per engine event. */
   readonly usPerEvent: number;
@@ -36,6 +39,8 @@ export function runWorkload(name: string, runs: number, duration?: string): { me
       events: f.events,
       eventsPerSec: f.eventsPerSec,
       compression: f.compression,
+      cpuSeconds: f.cpuSeconds,
+      cpuCompression: f.cpuCompression,
       peakMemoryMB: f.peakMemoryMB,
       usPerEvent: f.usPerEvent,
       bytesPerRecord: f.bytesPerRecord,
