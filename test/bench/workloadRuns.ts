@@ -14,7 +14,7 @@ export interface WorkloadFigures {
   readonly peakMemoryMB: number;
   /** Wall microseconds per engine event. */
   readonly usPerEvent: number;
-  /** Live heap after a forced GC at the end of the run, divided by the acknowledged records. */
+  /** Live heap (typed arrays' contents included) after a forced GC at the end of the run, per acknowledged record. */
   readonly bytesPerRecord: number | null;
 }
 

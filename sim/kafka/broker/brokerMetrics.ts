@@ -22,6 +22,20 @@ export interface PartitionGauges {
   readonly ReassigningPartitions: number;
 }
 
+/** The metric names a request counts under, by request type (and follower or consumer Fetch): built once each. */
+const NAMES = new Map<string, readonly string[]>();
+
+function metricNamesOf(type: string, followerFetch: boolean): readonly string[] {
+  const key = type === 'Fetch' ? (followerFetch ? 'Fetch/follower' : 'Fetch/consumer') : type;
+  let names = NAMES.get(key);
+  if (names === undefined) {
+    const api = requestMetricName(type);
+    names = type === 'Fetch' ? [followerFetch ? 'FetchFollower' : 'FetchConsumer', api] : [api];
+    NAMES.set(key, names);
+  }
+  return names;
+}
+
 export class BrokerMetrics {
   readonly isrShrinks: Meter;
   readonly isrExpands: Meter;
@@ -37,7 +51,14 @@ export class BrokerMetrics {
   /** The last sample (an API first seen after it gets a rate over the time since). */
   private lastSampleUs: Micros;
 
-  constructor(startUs: Micros) {
+  /**
+   * @param keepRequestTimes false when nothing samples the metrics: the request meters still count, but no
+   *   request's receipt or duration is kept (nobody would read them, and they pile up until the run ends).
+   */
+  constructor(
+    startUs: Micros,
+    private readonly keepRequestTimes = true,
+  ) {
     this.lastSampleUs = startUs;
     this.isrShrinks = new Meter(startUs);
     this.isrExpands = new Meter(startUs);
@@ -50,9 +71,9 @@ export class BrokerMetrics {
 
   /** A request arrived; a Fetch counts as Fetch and as FetchConsumer or FetchFollower, as Kafka's RequestChannel counts it. */
   requestReceived(from: string, correlationId: number, type: string, followerFetch: boolean, nowUs: Micros): void {
-    const api = requestMetricName(type);
-    const names = type === 'Fetch' ? [followerFetch ? 'FetchFollower' : 'FetchConsumer', api] : [api];
+    const names = metricNamesOf(type, followerFetch);
     for (const n of names) this.stats(n).rate.mark();
+    if (!this.keepRequestTimes) return;
     let peer = this.inFlight.get(from);
     if (!peer) this.inFlight.set(from, (peer = new Map()));
     peer.set(correlationId, { names, atUs: nowUs });
