@@ -7,6 +7,7 @@ import { runChaos } from './chaos';
 import { runCheckerCost, runWorkload } from './workloadRuns';
 import { runBrowser } from './browser';
 import { runWire } from './wire';
+import { runUiModel } from './uiModel';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -77,6 +78,12 @@ if (!only || only === 'wire') {
   result.wire = w;
   rows.push(['wire', 'record batches of 500 x 200 B: encode / decode', `${w.codecNone.encodeMBps} / ${w.codecNone.decodeMBps} MB/s plain`, `gzip ${w.codecGzip.encodeMBps} / ${w.codecGzip.decodeMBps} MB/s (of uncompressed records)`]);
   rows.push(['wire', `kafkajs producer (x10 records a send) + group through a leader crash, ${w.kafkajs.simulatedSeconds.toFixed(0)} simulated s`, `${w.kafkajs.wallSeconds} s wall, ${w.kafkajs.sends} sends`, `the scenario without clients ${w.kafkajs.aloneWallSeconds} s`]);
+}
+
+if (!only || only === 'ui-model') {
+  const u = runUiModel();
+  result.uiModel = u;
+  rows.push(['ui-model', `the UI's trace index (model + replay keyframes) of acks1-leader-crash, ${u.events.toLocaleString('en')} events, and of it twice over`, `${Math.round(u.eventsPerSec / 1000)}k events/s`, `${u.onceMs} ms vs ${u.twiceMs} ms twice over (x${u.ratio}; a linear pass is ~2)`]);
 }
 
 if (!only || only === 'browser') {

@@ -44,7 +44,8 @@ export class OffsetFetcher {
    */
   private byLeader(wanted: (s: PartitionState) => boolean): [number, PartitionState[]][] {
     const h = this.host;
-    const byNode = new Map<number, PartitionState[]>();
+    // Made on the first wanted partition: on most polls none is (this runs twice per poll).
+    let byNode: Map<number, PartitionState[]> | null = null;
     for (const s of h.subscriptions.assignedPartitions()) {
       if (!wanted(s) || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
       const leader = h.metadata.leaderOf(s.topic, s.partition);
@@ -52,11 +53,12 @@ export class OffsetFetcher {
         h.requestMetadata();
         continue;
       }
+      byNode ??= new Map();
       let list = byNode.get(leader);
       if (!list) byNode.set(leader, (list = []));
       list.push(s);
     }
-    return [...byNode].sort((a, b) => a[0] - b[0]);
+    return byNode === null ? [] : [...byNode].sort((a, b) => a[0] - b[0]);
   }
 
   /** ListOffsets for every partition waiting for a reset, one request per leader. */
