@@ -66,40 +66,35 @@ function valueId(h: History, v: string | null): number {
 
 /** The first value known at each offset (from reads, else from what was observed since), and the offsets that held more than one. */
 class Observed {
-  /** Offsets not read by any consumer: the first value observed there, per partition. */
-  private readonly unread = new Map<number, IntColumn>();
+  /** Offsets not read by any consumer: the first value observed there, by partition (tp id). */
+  private readonly unread: (IntColumn | undefined)[] = [];
   /** Partition -> offset -> the values it held, in the order observed. */
   readonly clashes = new Map<number, Map<number, number[]>>();
+  /** The same by tp id, and each partition's reads once it has some: the acknowledgements come in send order, every partition in turn. */
+  private readonly clashesOf: (Map<number, number[]> | undefined)[] = [];
+  private readonly readsOf: (OffsetReads | undefined)[] = [];
 
   constructor(private readonly h: History) {}
 
-  // The partition last observed, with its tables (observations come in runs of one partition).
-  private lastTp = -1;
-  private lastClashes: Map<number, number[]> | undefined;
-  private lastReads: OffsetReads | undefined;
-  private lastUnread: IntColumn | undefined;
-
   observe(tp: number, o: number, v: number): void {
-    if (tp !== this.lastTp) {
-      this.lastTp = tp;
-      this.lastClashes = this.clashes.get(tp);
-      this.lastReads = this.h.reads.byPartition.get(tp);
-      this.lastUnread = this.unread.get(tp);
-    }
-    const clash = this.lastClashes?.get(o);
+    const clash = this.clashesOf[tp]?.get(o);
     if (clash) {
       if (!clash.includes(v)) clash.push(v);
       return;
     }
     // A partition no consumer had read may be read later (a table once made stays the same one).
-    const reads = (this.lastReads ??= this.h.reads.byPartition.get(tp));
+    let reads = this.readsOf[tp];
+    if (reads === undefined) {
+      reads = this.h.reads.byPartition.get(tp);
+      if (reads !== undefined) this.readsOf[tp] = reads;
+    }
     const read = reads?.first(o) ?? NOTHING;
     if (read !== NOTHING) {
       if (read !== v) this.clash(tp, o, [read, v]);
       return;
     }
-    let table = this.lastUnread;
-    if (!table) this.unread.set(tp, (table = this.lastUnread = new IntColumn(NOTHING)));
+    let table = this.unread[tp];
+    if (!table) this.unread[tp] = table = new IntColumn(NOTHING);
     const first = table.get(o);
     if (first === NOTHING) table.set(o, v);
     else if (first !== v) this.clash(tp, o, [first, v]);
@@ -107,8 +102,10 @@ class Observed {
 
   clash(tp: number, o: number, values: number[]): void {
     let m = this.clashes.get(tp);
-    if (!m) this.clashes.set(tp, (m = new Map()));
-    if (tp === this.lastTp) this.lastClashes = m;
+    if (!m) {
+      this.clashes.set(tp, (m = new Map()));
+      this.clashesOf[tp] = m;
+    }
     const existing = m.get(o);
     if (existing) {
       for (const v of values) if (!existing.includes(v)) existing.push(v);

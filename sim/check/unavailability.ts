@@ -111,24 +111,20 @@ class Stream {
 /** Streams by (producer, partition), in the order they are first asked for; none for a send with no partition. */
 class Streams {
   readonly list: Stream[] = [];
-  private readonly byKey = new Map<number, Stream>();
-  private lastKey = -1;
-  private last: Stream | undefined;
+  /** By producer (node id), then by partition (tp id): answers come for every partition in turn, so no last-one cache would hit. */
+  private readonly byProducer: (Stream | undefined)[][] = [];
 
   constructor(private readonly h: History) {}
 
   of(producer: number, tp: number): Stream | undefined {
+    const mine = (this.byProducer[producer] ??= []);
+    const known = mine[tp];
+    if (known !== undefined) return known;
     if (this.h.tps.partition(tp) < 0) return undefined;
-    const key = producer * 0x100000 + tp;
-    if (key === this.lastKey) return this.last;
-    let stream = this.byKey.get(key);
-    if (stream === undefined) {
-      stream = new Stream(key);
-      this.byKey.set(key, stream);
-      this.list.push(stream);
-    }
-    this.lastKey = key;
-    return (this.last = stream);
+    const stream = new Stream(producer * 0x100000 + tp);
+    mine[tp] = stream;
+    this.list.push(stream);
+    return stream;
   }
 }
 

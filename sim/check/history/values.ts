@@ -41,6 +41,11 @@ export class ValueIds {
   private numberedAside = false;
   private lastPrefix = '';
   private lastPrefixId = -1;
+  /** The block of the last numbered id (prefix, n >> 12), and the calls for it not yet added to `calls`. */
+  private cachedPrefix = -1;
+  private cachedGroup = -1;
+  private cachedBlock = -1;
+  private cachedCalls = 0;
 
   /** One more than the highest id handed out so far is at most this (ids are dense within blocks). */
   get size(): number {
@@ -107,8 +112,17 @@ export class ValueIds {
 
   /** The id of `prefix + n` in prefix p's blocks (prefix is p's text, for the fallback to text). */
   private numbered(p: number, n: number, prefix: string): number {
-    this.calls[p]!++;
     const b = n >>> BITS;
+    // The usual case: the same group of 4,096 as the last value's (a producer numbers its values in order).
+    if (b === this.cachedGroup && p === this.cachedPrefix) {
+      this.cachedCalls++;
+      return (this.cachedBlock << BITS) | (n & MASK);
+    }
+    if (this.cachedCalls > 0) {
+      this.calls[this.cachedPrefix]! += this.cachedCalls;
+      this.cachedCalls = 0;
+    }
+    this.calls[p]!++;
     let blocks = this.blocksOf[p]!;
     let block = b < blocks.length ? blocks[b]! : -1;
     if (block < 0) {
@@ -127,6 +141,9 @@ export class ValueIds {
       this.blockPrefix.push(p);
       this.blockBase.push(b << BITS);
     }
+    this.cachedPrefix = p;
+    this.cachedGroup = b;
+    this.cachedBlock = block;
     return (block << BITS) | (n & MASK);
   }
 
