@@ -6,7 +6,10 @@
  * What transactions cost: transactions.batches-per-transaction (acknowledged batches of transactional producers
  * per transaction they ended: each commit flushes, so a transaction takes at least one batch per partition it
  * wrote) and transactions.markers (the COMMIT/ABORT markers coordinators had written: one per partition of every
- * decided transaction, each an offset in the log and a replicated write).
+ * decided transaction, each an offset in the log and a replicated write), and
+ * transactions.requests-per-transaction (the transaction-protocol requests clients sent per transaction they
+ * ended — AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn, retries included: under
+ * transaction.version 2 a producer sends only its EndTxn, the leaders add their partitions, KIP-890 part 2).
  */
 import { FIGURE, type CheckDefinition } from './check';
 import { result } from './report';
@@ -18,8 +21,12 @@ export const transactions: CheckDefinition = {
     const fenced: string[] = [];
     const transactional = new Set<string>();
     let markers = 0;
+    let requests = 0;
     return {
       handlers: {
+        'producer.txn': (e) => {
+          requests += e.requests;
+        },
         'producer.id': (e) => {
           if (e.transactionalId !== undefined) transactional.add(e.node);
         },
@@ -45,6 +52,8 @@ export const transactions: CheckDefinition = {
         const perTxn = ended === 0 ? 0 : Math.round((batches / ended) * 100) / 100;
         out['transactions.batches-per-transaction'] = result(perTxn, ended === 0 ? [] : [`${batches} batches (${records} records) in ${ended} transactions`]);
         out['transactions.markers'] = result(markers, ended === 0 ? [] : [`${markers} markers for ${ended} transactions`]);
+        const requestsPerTxn = ended === 0 ? 0 : Math.round((requests / ended) * 100) / 100;
+        out['transactions.requests-per-transaction'] = result(requestsPerTxn, ended === 0 ? [] : [`${requests} requests for ${ended} transactions`]);
       },
     };
   },

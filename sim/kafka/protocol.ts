@@ -466,6 +466,8 @@ export interface TxnOffsetCommitRequest extends Req<'TxnOffsetCommit'> {
   readonly memberId: string;
   readonly groupInstanceId: string | null;
   readonly offsets: readonly { topic: string; partition: number; offset: number; leaderEpoch: number; metadata: string }[];
+  /** The client's transaction version: 2 (TxnOffsetCommit v5+) sent no AddOffsetsToTxn, the group coordinator adds its partition (KIP-890 part 2). */
+  readonly transactionVersion?: 0 | 1 | 2;
 }
 export interface TxnOffsetCommitResponse extends Req<'TxnOffsetCommitResponse'> {
   readonly partitions: readonly { topic: string; partition: number; error: KafkaError }[];

@@ -17,19 +17,18 @@ export function brokerExtensionsFor(groups: boolean, transactions: boolean, conf
   if (!groups && !transactions) return undefined;
   return (b) => {
     const exts: BrokerExtension[] = [];
-    if (transactions) {
-      exts.push(
-        new TransactionCoordinatorService(b, {
+    const txn = transactions
+      ? new TransactionCoordinatorService(b, {
           numPartitions: config['transaction.state.log.num.partitions'],
           maxTimeoutMs: config['transaction.max.timeout.ms'],
           abortIntervalMs: config['transaction.abort.timed.out.transaction.cleanup.interval.ms'],
           transactionVersion,
           partitionVerification: config['transaction.partition.verification.enable'],
-        }),
-      );
-    }
+        })
+      : undefined;
+    if (txn) exts.push(txn);
     // The group coordinator answers FindCoordinator for groups; the transaction service only for transactional ids.
-    if (groups) exts.push(new GroupCoordinatorService(b));
+    if (groups) exts.push(new GroupCoordinatorService(b, txn));
     return exts.length === 1 ? exts[0]! : composeExtensions(...exts);
   };
 }

@@ -39,7 +39,14 @@ export class BrokerMetrics {
   /** The last sample (an API first seen after it gets a rate over the time since). */
   private lastSampleUs: Micros;
 
-  constructor(startUs: Micros) {
+  /**
+   * @param keepRequestTimes false when nothing samples the metrics: the request meters still count, but no
+   *   request's receipt or duration is kept (nobody would read them, and they pile up until the run ends).
+   */
+  constructor(
+    startUs: Micros,
+    private readonly keepRequestTimes = true,
+  ) {
     this.lastSampleUs = startUs;
     this.isrShrinks = new Meter(startUs);
     this.isrExpands = new Meter(startUs);
@@ -60,6 +67,7 @@ export class BrokerMetrics {
       this.statsOfKind.set(kind, (stats = names.map((n) => this.stats(n))));
     }
     for (let i = 0; i < stats.length; i++) stats[i]!.rate.mark();
+    if (!this.keepRequestTimes) return;
     let peer = this.inFlight.get(from);
     if (!peer) this.inFlight.set(from, (peer = new Map()));
     peer.set(correlationId, { stats, atUs: nowUs });

@@ -1,5 +1,5 @@
 import type { FindCoordinatorRequest } from '../protocol';
-import { GroupCoordinator, type GroupRequest } from '../coordinator/groupCoordinator';
+import { GroupCoordinator, type GroupRequest, type OffsetsPartitionAdder } from '../coordinator/groupCoordinator';
 import { PayloadTable } from '../records';
 import type { CoordinatorStorage } from '../coordinator/storage';
 import { coordinatorBatch, readCoordinatorLog } from './coordinatorLog';
@@ -23,7 +23,11 @@ export class GroupCoordinatorService implements BrokerExtension {
   /** Partition -> leader epoch this broker leads it in (as the coordinator knows it). */
   private readonly led = new Map<number, number>();
 
-  constructor(private readonly broker: Broker) {
+  constructor(
+    private readonly broker: Broker,
+    /** The broker's transaction coordinator service, when it runs one (version 2 TxnOffsetCommits add their partition through it). */
+    transactions?: OffsetsPartitionAdder,
+  ) {
     // The coordinator's own records: its batches point to these keys and values.
     const payloads = new PayloadTable();
     const storage: CoordinatorStorage = {
@@ -39,6 +43,7 @@ export class GroupCoordinatorService implements BrokerExtension {
       random: broker.random.fork('group-coordinator'),
       config: broker.config,
       storage,
+      ...(transactions ? { transactions } : {}),
       // What the broker's applied metadata says: partition counts and topic ids for consumer groups, group configs.
       metadata: {
         partitionCount: (topic) => broker.image.topicByName(topic)?.partitions.length ?? -1,

@@ -78,6 +78,9 @@ export class TransactionCoordinatorService implements BrokerExtension {
           return p?.isLeader ? p.log.producerAt(producerId) : null;
         },
         askCoordinator: (transactionalId, request, done) => this.askCoordinator(transactionalId, request, done),
+        nowMs: () => Math.floor(broker.now / 1000),
+        setTimer: (delay, fn) => void broker.setTimer(delay, fn),
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
       },
       settings.partitionVerification,
     );
@@ -85,6 +88,11 @@ export class TransactionCoordinatorService implements BrokerExtension {
 
   verifyProduce(from: string, req: ProduceRequest, proceed: (refused: ReadonlyMap<number, KafkaError>) => void): void {
     this.verifier.verify(from, req, proceed);
+  }
+
+  /** A version 2 TxnOffsetCommit's group partition joins the transaction (the client sent no AddOffsetsToTxn). */
+  addOffsetsPartition(transactionalId: string, producerId: number, producerEpoch: number, tp: TopicPartition, done: (error: KafkaError) => void): void {
+    this.verifier.addOffsetsPartition(transactionalId, producerId, producerEpoch, tp, done);
   }
 
   onTxnMarkerWritten(topic: string, partition: number, producerId: number): void {

@@ -1,9 +1,18 @@
 import type { KafkaError } from '../errors';
 import type { AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ProduceRequest, TopicPartition } from '../protocol';
 import { defineKinds, num, str, type KindsOf } from '../../core/traceSchema';
-import { needsVerification, produceErrorOfVerification, type ProducerAtPartition } from './rules/transactionVerification';
+import { ms, type Micros } from '../../core/time';
+import {
+  ADD_PARTITIONS_RETRY_BACKOFF_MS,
+  leaderAddsPartition,
+  leaderAsksCoordinator,
+  needsVerification,
+  produceErrorOfVerification,
+  retryAddOnConcurrent,
+  type ProducerAtPartition,
+} from './rules/transactionVerification';
 
-/** A leader refused a transactional batch its coordinator did not verify (KIP-890 part 1). */
+/** A leader refused a transactional batch its coordinator did not verify (KIP-890 part 1) or add (part 2). */
 export const TRANSACTION_VERIFICATION_KINDS = defineKinds({
   'txn.unverified': { topic: str, partition: num, broker: num, producerId: num, producerEpoch: num, error: str },
 });
@@ -21,6 +30,17 @@ export interface VerifierHost {
   producerAt(topic: string, partition: number, producerId: number): ProducerAtPartition | undefined | null;
   /** Asks the transactional id's coordinator (this broker's own, or another over the network); `done` once. */
   askCoordinator(transactionalId: string, request: Omit<AddPartitionsToTxnRequest, 'correlationId'>, done: (r: AddPartitionsToTxnResponse | { error: KafkaError; results: [] }) => void): void;
+  /** The simulated clock, in ms. */
+  nowMs(): number;
+  setTimer(delay: Micros, fn: () => void): void;
+  /** The broker's request.timeout.ms (it caps the CONCURRENT_TRANSACTIONS retries of an add). */
+  readonly requestTimeoutMs: number;
+}
+
+/** The coordinator's answer for one partition: its own error, or the top-level one. */
+function errorFor(r: AddPartitionsToTxnResponse | { error: KafkaError; results: [] }, tp: TopicPartition): KafkaError {
+  if (r.error !== 'NONE') return r.error;
+  return r.results.find((x) => x.topic === tp.topic && x.partition === tp.partition)?.error ?? 'NONE';
 }
 
 /** Partition index of a Produce request -> the error it is refused with, without being appended. */
@@ -49,7 +69,8 @@ export class TransactionVerifier {
 
   /** Calls `proceed` (now or once verified) with the partitions to refuse. */
   verify(from: string, req: ProduceRequest, proceed: (refused: Refusals) => void): void {
-    if (!this.enabled || req.transactionalId === undefined || req.acks === 0) return proceed(NONE);
+    if (req.transactionalId === undefined || req.acks === 0) return proceed(NONE);
+    if (!leaderAsksCoordinator(leaderAddsPartition(req.transactionVersion ?? 2), this.enabled)) return proceed(NONE);
     const queue = this.muted.get(from);
     if (queue !== undefined) {
       queue.push({ req, proceed });
@@ -63,7 +84,21 @@ export class TransactionVerifier {
     if (this.guards.size > 0) this.guards.delete(`${topic}-${partition}/${producerId}`);
   }
 
-  private start(from: string, req: ProduceRequest, proceed: (refused: Refusals) => void): void {
+  /**
+   * A group coordinator's TxnOffsetCommit from a version 2 client (v5+): the group's `__consumer_offsets`
+   * partition joins the transaction here, as the client sent no AddOffsetsToTxn. The error goes back to the
+   * client as the coordinator gave it (a fenced epoch as INVALID_PRODUCER_EPOCH); no retry here.
+   * [src: core/.../coordinator/group/CoordinatorPartitionWriter.scala `maybeStartTransactionVerification`; AddPartitionsToTxnManager.java `AddPartitionsToTxnHandler.onComplete`]
+   */
+  addOffsetsPartition(transactionalId: string, producerId: number, producerEpoch: number, tp: TopicPartition, done: (error: KafkaError) => void): void {
+    const request = { type: 'AddPartitionsToTxn' as const, transactionalId, producerId, producerEpoch, partitions: [tp], verifyOnly: false, transactionVersion: 2 as const };
+    this.host.askCoordinator(transactionalId, request, (r) => {
+      const error = errorFor(r, tp);
+      done(error === 'PRODUCER_FENCED' ? 'INVALID_PRODUCER_EPOCH' : error);
+    });
+  }
+
+  private start(from: string, req: ProduceRequest, proceed: (refused: Refusals) => void, startedMs = this.host.nowMs()): void {
     const need: { index: number; tp: TopicPartition; key: string; guard: object }[] = [];
     let producerId = -1;
     let producerEpoch = -1;
@@ -77,15 +112,23 @@ export class TransactionVerifier {
       this.guards.set(key, guard);
       need.push({ index, tp: { topic: d.topic, partition: d.partition }, key, guard });
     });
-    if (need.length === 0) return proceed(NONE);
-    this.muted.set(from, []);
+    if (need.length === 0) {
+      // A retry found nothing left to add (the transaction is open at each partition now): go on in order.
+      proceed(NONE);
+      return this.unmute(from);
+    }
+    if (!this.muted.has(from)) this.muted.set(from, []);
     const version = req.transactionVersion ?? 2;
-    const request = { type: 'AddPartitionsToTxn' as const, transactionalId: req.transactionalId!, producerId, producerEpoch, partitions: need.map((n) => n.tp), verifyOnly: true, transactionVersion: version };
+    const adds = leaderAddsPartition(version);
+    const request = { type: 'AddPartitionsToTxn' as const, transactionalId: req.transactionalId!, producerId, producerEpoch, partitions: need.map((n) => n.tp), verifyOnly: !adds, transactionVersion: version };
     this.host.askCoordinator(req.transactionalId!, request, (r) => {
+      if (adds && retryAddOnConcurrent(need.map((n) => errorFor(r, n.tp)), this.host.nowMs() - startedMs, this.host.requestTimeoutMs)) {
+        // The connection stays muted; the retry starts over (its own guards), as Kafka's scheduled retry does.
+        return void this.host.setTimer(ms(ADD_PARTITIONS_RETRY_BACKOFF_MS), () => this.start(from, req, proceed, startedMs));
+      }
       const refused = new Map<number, KafkaError>();
       for (const n of need) {
-        const own = r.results.find((x) => x.topic === n.tp.topic && x.partition === n.tp.partition)?.error;
-        const coordinatorError = r.error !== 'NONE' ? r.error : (own ?? 'NONE');
+        const coordinatorError = errorFor(r, n.tp);
         // A marker written while the coordinator was asked ended the transaction this batch was verified for.
         const error = coordinatorError !== 'NONE' ? produceErrorOfVerification(coordinatorError, version) : this.guards.get(n.key) === n.guard ? 'NONE' : 'INVALID_TXN_STATE';
         if (error === 'NONE') continue;

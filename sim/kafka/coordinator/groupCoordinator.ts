@@ -126,7 +126,20 @@ export interface GroupCoordinatorOptions {
   readonly loadTime?: { readonly baseMs: number; readonly perRecordUs: number };
   /** Topic metadata and group configs as the broker applied them (consumer groups need them); default: none known. */
   readonly metadata?: CoordinatorMetadata;
+  /**
+   * The broker's transaction side: adds the group's `__consumer_offsets` partition to a version 2 client's
+   * transaction before its TxnOffsetCommit is written (absent when the brokers run no transaction coordinator).
+   */
+  readonly transactions?: OffsetsPartitionAdder;
 }
+
+/** Adds `__consumer_offsets-partition` to the producer's transaction (AddPartitionsToTxn from this broker, KIP-890 part 2). */
+export interface OffsetsPartitionAdder {
+  addOffsetsPartition(transactionalId: string, producerId: number, producerEpoch: number, tp: { topic: string; partition: number }, done: (error: KafkaError) => void): void;
+}
+
+/** The topic this coordinator's partitions are (broker/groupCoordinatorService.ts names it for the broker). */
+const CONSUMER_OFFSETS = '__consumer_offsets';
 
 const NO_METADATA: CoordinatorMetadata = { partitionCount: () => -1, topicId: () => undefined, topicName: () => undefined, groupConfig: () => undefined };
 
@@ -182,6 +195,7 @@ export class GroupCoordinator {
   private readonly random: Random;
   private readonly config: GroupCoordinatorConfig;
   private readonly storage: CoordinatorStorage;
+  private readonly transactions: OffsetsPartitionAdder | undefined;
   private readonly shards = new Map<number, Shard>();
   private readonly timers = new WeakMap<ClassicGroup, GroupTimers>();
   private readonly retentionCheckMs: number;
@@ -195,6 +209,7 @@ export class GroupCoordinator {
     this.random = opts.random;
     this.config = opts.config;
     this.storage = opts.storage;
+    this.transactions = opts.transactions;
     this.retentionCheckMs = opts.config['offsets.retention.check.interval.ms'];
     this.loadTime = opts.loadTime ?? { baseMs: 5, perRecordUs: 1 };
     const host = this.host;
@@ -964,6 +979,20 @@ export class GroupCoordinator {
     }
     if (e !== 'NONE') return done(e, 'refused');
     if (req.offsets.length === 0) return done('NONE', 'pending');
+    if ((req.transactionVersion ?? 0) >= 2 && this.transactions) {
+      // Version 2: no AddOffsetsToTxn came; this partition joins the transaction first, then the offsets are
+      // written. [src: GroupCoordinatorService.java `commitTransactionalOffsets` (scheduleTransactionalWriteOperation); CoordinatorPartitionWriter.scala `maybeStartTransactionVerification`]
+      const tp = { topic: CONSUMER_OFFSETS, partition: shard.partition };
+      return this.transactions.addOffsetsPartition(req.transactionalId, req.producerId, req.producerEpoch, tp, (error) => {
+        if (error !== 'NONE') return done(error, 'refused');
+        if (this.shards.get(shard.partition) !== shard) return done('NOT_COORDINATOR', 'refused');
+        this.writeTransactionalOffsets(shard, req, done);
+      });
+    }
+    this.writeTransactionalOffsets(shard, req, done);
+  }
+
+  private writeTransactionalOffsets(shard: Shard, req: TxnOffsetCommitRequest, done: (error: KafkaError, result: 'pending' | 'refused') => void): void {
     const commitTimestampMs = Math.floor(this.now / 1000);
     const offsets: CommittedOffset[] = req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, leaderEpoch: o.leaderEpoch, metadata: o.metadata, commitTimestampMs }));
     const pending = shard.pendingTxnOffsets;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsVerification, produceErrorOfVerification } from '../../../sim/kafka/broker/rules/transactionVerification';
+import { leaderAddsPartition, leaderAsksCoordinator, needsVerification, produceErrorOfVerification, retryAddOnConcurrent } from '../../../sim/kafka/broker/rules/transactionVerification';
 import { TransactionVerifier, type VerifierHost } from '../../../sim/kafka/broker/transactionVerifier';
 import type { AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ProduceRequest } from '../../../sim/kafka/protocol';
 import type { KafkaError } from '../../../sim/kafka/errors';
@@ -38,12 +38,39 @@ describe('the produce error for an unverified partition', () => {
   });
 });
 
-/** A verifier whose coordinator answers when the test says so. */
-function harness(entries: Record<string, { producerEpoch: number; currentTxnFirstOffset?: number } | undefined> = {}) {
+describe('KIP-890 part 2: the leader adds the partition for a version 2 client', () => {
+  it('a version 2 client (Produce v12+) has its partition added; older ones are only verified', () => {
+    expect([leaderAddsPartition(2), leaderAddsPartition(1), leaderAddsPartition(0)]).toEqual([true, false, false]);
+  });
+  it('with verification off the leader still adds for version 2, and asks nothing for version 1', () => {
+    expect(leaderAsksCoordinator(true, false)).toBe(true);
+    expect(leaderAsksCoordinator(false, false)).toBe(false);
+    expect(leaderAsksCoordinator(false, true)).toBe(true);
+  });
+  it('CONCURRENT_TRANSACTIONS is retried for up to min(100 ms, request.timeout.ms); other errors are not', () => {
+    expect(retryAddOnConcurrent(['NONE', 'CONCURRENT_TRANSACTIONS'], 0, 30_000)).toBe(true);
+    expect(retryAddOnConcurrent(['CONCURRENT_TRANSACTIONS'], 99, 30_000)).toBe(true);
+    expect(retryAddOnConcurrent(['CONCURRENT_TRANSACTIONS'], 100, 30_000)).toBe(false);
+    expect(retryAddOnConcurrent(['CONCURRENT_TRANSACTIONS'], 50, 40)).toBe(false);
+    expect(retryAddOnConcurrent(['PRODUCER_FENCED', 'NONE'], 0, 30_000)).toBe(false);
+  });
+});
+
+/** A verifier whose coordinator answers when the test says so; timers run when the test calls `tick`. */
+function harness(entries: Record<string, { producerEpoch: number; currentTxnFirstOffset?: number } | undefined> = {}, enabled = true) {
   const asked: Omit<AddPartitionsToTxnRequest, 'correlationId'>[] = [];
   const answers: ((r: AddPartitionsToTxnResponse | { error: KafkaError; results: [] }) => void)[] = [];
   const traced: string[] = [];
+  let now = 0;
+  const timers: { at: number; fn: () => void }[] = [];
+  const tick = (toMs: number): void => {
+    now = toMs;
+    for (const t of timers.splice(0).filter((x) => x.at <= toMs || (timers.push(x), false))) t.fn();
+  };
   const host: VerifierHost = {
+    nowMs: () => now,
+    setTimer: (delay, fn) => void timers.push({ at: now + delay / 1000, fn }),
+    requestTimeoutMs: 30_000,
     brokerId: 1,
     nodeId: 'broker-1',
     trace: { emit: (_k, _n, e) => void traced.push(`${e.topic}-${e.partition} ${e.error}`) },
@@ -53,16 +80,16 @@ function harness(entries: Record<string, { producerEpoch: number; currentTxnFirs
       answers.push(done);
     },
   };
-  return { verifier: new TransactionVerifier(host, true), asked, answers, traced };
+  return { verifier: new TransactionVerifier(host, enabled), asked, answers, traced, tick };
 }
 
-const produce = (topic: string, epoch = 0, transactional = true): ProduceRequest => ({
+const produce = (topic: string, epoch = 0, transactional = true, transactionVersion: 1 | 2 = 1): ProduceRequest => ({
   type: 'Produce',
   correlationId: 1,
   acks: -1,
   timeoutMs: 30_000,
   transactionalId: 'ledger-1',
-  transactionVersion: 2,
+  transactionVersion,
   partitions: [{ topic, partition: 0, batch: buildBatch([{ key: null, value: 'v', timestamp: 0 }], { producerId: 7, producerEpoch: epoch, baseSequence: 0, isTransactional: transactional }) }],
 });
 
@@ -113,5 +140,65 @@ describe('TransactionVerifier', () => {
     expect(order).toEqual(['c']);
     h.answers[0]!(answer('a', 'NONE'));
     expect(order).toEqual(['c', 'a', 'b']);
+  });
+
+  it('version 2: the leader adds the partition (verifyOnly false), even with partition verification off', () => {
+    const h = harness({}, false);
+    const done: string[] = [];
+    h.verifier.verify('ledger', produce('a', 4, true, 2), (refused) => done.push([...refused.values()].join(',')));
+    expect(h.asked.map((r) => [r.verifyOnly, r.transactionVersion, r.producerEpoch])).toEqual([[false, 2, 4]]);
+    h.answers[0]!(answer('a', 'NONE'));
+    expect(done).toEqual(['']);
+    // Version 1 with verification off: nothing is asked.
+    h.verifier.verify('other', produce('b', 0, true, 1), (refused) => done.push(`b${refused.size}`));
+    expect([h.asked.length, done]).toEqual([1, ['', 'b0']]);
+  });
+
+  it('version 2: CONCURRENT_TRANSACTIONS is retried every 20 ms while the connection stays muted, then given to the client', () => {
+    const h = harness();
+    const order: string[] = [];
+    h.verifier.verify('ledger', produce('a', 4, true, 2), (refused) => order.push(`a ${[...refused.values()].join(',')}`));
+    h.verifier.verify('ledger', produce('b', 4, false, 2), () => order.push('b'));
+    for (let i = 0; i < 5; i++) {
+      h.answers[i]!(answer('a', 'CONCURRENT_TRANSACTIONS'));
+      expect(order).toEqual([]);
+      h.tick((i + 1) * 20);
+    }
+    // Asked at 0, 20, ..., 100 ms: the sixth answer comes at the 100 ms cap and goes to the client as is (version 2).
+    expect(h.asked.length).toBe(6);
+    h.answers[5]!(answer('a', 'CONCURRENT_TRANSACTIONS'));
+    expect(order).toEqual(['a CONCURRENT_TRANSACTIONS', 'b']);
+  });
+
+  it('version 2: a retry that the coordinator then accepts appends', () => {
+    const h = harness();
+    const done: string[] = [];
+    h.verifier.verify('ledger', produce('a', 4, true, 2), (refused) => done.push(`${refused.size}`));
+    h.answers[0]!(answer('a', 'CONCURRENT_TRANSACTIONS'));
+    h.tick(20);
+    h.answers[1]!(answer('a', 'NONE'));
+    expect(done).toEqual(['0']);
+  });
+
+  it('version 1: CONCURRENT_TRANSACTIONS of a verification is not retried: the retriable NOT_ENOUGH_REPLICAS', () => {
+    const h = harness();
+    const refused: string[] = [];
+    h.verifier.verify('ledger', produce('a', 4, true, 1), (r) => refused.push(...r.values()));
+    h.answers[0]!(answer('a', 'CONCURRENT_TRANSACTIONS'));
+    expect([h.asked.length, refused]).toEqual([1, ['NOT_ENOUGH_REPLICAS']]);
+  });
+
+  it('a group coordinator adds its offsets partition for a version 2 TxnOffsetCommit; a fenced epoch is INVALID_PRODUCER_EPOCH', () => {
+    const h = harness();
+    const errors: string[] = [];
+    h.verifier.addOffsetsPartition('ledger-1', 7, 2, { topic: '__consumer_offsets', partition: 9 }, (e) => errors.push(e));
+    h.verifier.addOffsetsPartition('ledger-1', 7, 1, { topic: '__consumer_offsets', partition: 9 }, (e) => errors.push(e));
+    expect(h.asked.map((r) => [r.verifyOnly, r.partitions])).toEqual([
+      [false, [{ topic: '__consumer_offsets', partition: 9 }]],
+      [false, [{ topic: '__consumer_offsets', partition: 9 }]],
+    ]);
+    h.answers[0]!({ type: 'AddPartitionsToTxnResponse', correlationId: 0, error: 'NONE', results: [{ topic: '__consumer_offsets', partition: 9, error: 'NONE' }] });
+    h.answers[1]!({ type: 'AddPartitionsToTxnResponse', correlationId: 0, error: 'NONE', results: [{ topic: '__consumer_offsets', partition: 9, error: 'PRODUCER_FENCED' }] });
+    expect(errors).toEqual(['NONE', 'INVALID_PRODUCER_EPOCH']);
   });
 });

@@ -9,8 +9,8 @@ const ev = (t: number, kind: string, node: string, fields: Record<string, unknow
 const pid = (node: string) => ev(0, 'producer.id', node, { producerId: 7, producerEpoch: 0, reason: 'InitProducerId', transactionalId: 'tx' });
 const invoke = (t: number, node: string, value: string) => ev(t, 'send.invoke', node, { topic: 't', partition: 0, key: null, value });
 const ok = (t: number, node: string, offset: number, values: string[]) => ev(t, 'send.ok', node, { topic: 't', partition: 0, offset, values, broker: 1, acks: 'all' });
-const txn = (t: number, node: string, result: 'commit' | 'abort', values: string[]) =>
-  ev(t, 'producer.txn', node, { transactionalId: 'tx', result, producerId: 7, producerEpoch: 0, values });
+const txn = (t: number, node: string, result: 'commit' | 'abort', values: string[], requests = 1) =>
+  ev(t, 'producer.txn', node, { transactionalId: 'tx', result, producerId: 7, producerEpoch: 0, values, requests });
 const poll = (t: number, node: string, offsets: number[], values: string[]) =>
   ev(t, 'consumer.poll', node, { group: null, memberId: '', generation: -1, count: offsets.length, records: [{ topic: 't', partition: 0, offsets, values }] });
 const isolation = (node: string) => ev(0, 'consumer.isolation', node, { level: 'read_committed' });
@@ -95,6 +95,14 @@ describe('the checks of transactions', () => {
     expect(r['transactions.batches-per-transaction']!.examples).toEqual(['3 batches (5 records) in 3 transactions']);
     expect(r['transactions.markers']!.count).toBe(4);
     expect(r['produce.batches']!.count).toBe(5);
+    // Each transaction of writes() sent one request (a version 2 producer's EndTxn).
+    expect(r['transactions.requests-per-transaction']!.count).toBe(1);
+  });
+
+  it('requests per transaction: a version 1 transaction\'s AddPartitionsToTxn, its CONCURRENT_TRANSACTIONS retry and EndTxn count', () => {
+    const r = runCheckers([pid('p'), invoke(1, 'p', 'p:0'), ok(2, 'p', 0, ['p:0']), txn(2, 'p', 'commit', ['p:0'], 3), txn(4, 'p', 'commit', [], 1)]);
+    expect(r['transactions.requests-per-transaction']!.count).toBe(2);
+    expect(r['transactions.requests-per-transaction']!.examples).toEqual(['4 requests for 2 transactions']);
   });
 
   it('no transaction: both cost figures are 0', () => {

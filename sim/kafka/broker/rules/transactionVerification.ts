@@ -5,7 +5,44 @@ import type { KafkaError } from '../../errors';
  * batch of a producer's transaction to a partition it asks the transaction coordinator whether that partition is
  * in the producer's ongoing transaction (AddPartitionsToTxn, verifyOnly). A late batch of a transaction already
  * ended (a straggler) is then refused instead of opening a transaction nobody will ever end.
+ * KIP-890 part 2 (a transaction.version 2 client, Produce v12+): the client no longer adds its partitions; the
+ * leader adds the partition itself (AddPartitionsToTxn, verifyOnly false), whatever the verification config.
  */
+
+/**
+ * Whether the leader adds the partition on the client's behalf (ADD_PARTITION) rather than only verifying: a
+ * transaction.version 2 client (Produce v12+, TxnOffsetCommit v5+) no longer sends AddPartitionsToTxn itself.
+ * [src: server/.../transaction/AddPartitionsToTxnManager.java `produceRequestVersionToTransactionSupportedOperation`, `TransactionSupportedOperation.supportsEpochBump`]
+ */
+export function leaderAddsPartition(clientTransactionVersion: number): boolean {
+  return clientTransactionVersion >= 2;
+}
+
+/**
+ * Whether the leader talks to the coordinator at all before appending: always to add (part 2), to verify only
+ * when transaction.partition.verification.enable is on (part 1).
+ * [src: core/.../server/ReplicaManager.scala `maybeSendPartitionsToTransactionCoordinator` (skip unless supportsEpochBump or verification enabled)]
+ */
+export function leaderAsksCoordinator(addsPartition: boolean, verificationEnabled: boolean): boolean {
+  return addsPartition || verificationEnabled;
+}
+
+/** add.partitions.to.txn.retry.backoff.ms / .max.ms (Kafka's defaults; not settable here). [src: server/.../config/AddPartitionsToTxnConfig.java] */
+export const ADD_PARTITIONS_RETRY_BACKOFF_MS = 20;
+export const ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS = 100;
+
+/**
+ * A leader adding a partition for a Produce retries CONCURRENT_TRANSACTIONS (the previous transaction's markers
+ * are still being written, common right after an EndTxn under version 2) every 20 ms for up to
+ * min(add.partitions.to.txn.retry.backoff.max.ms, request.timeout.ms), rather than send the error back: a
+ * produce is expensive to retry. Verify-only and TxnOffsetCommit adds pass it to the client at once.
+ * [src: core/.../server/ReplicaManager.scala `handleProduceAppend` (maybeRetryOnConcurrentTransactions)]
+ */
+export function retryAddOnConcurrent(errors: Iterable<KafkaError>, elapsedMs: number, requestTimeoutMs: number): boolean {
+  if (elapsedMs >= Math.min(ADD_PARTITIONS_RETRY_BACKOFF_MAX_MS, requestTimeoutMs)) return false;
+  for (const e of errors) if (e === 'CONCURRENT_TRANSACTIONS') return true;
+  return false;
+}
 
 /** What the leader knows of the producer at this partition: its last entry in the producer state. */
 export interface ProducerAtPartition {

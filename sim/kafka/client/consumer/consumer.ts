@@ -166,10 +166,11 @@ export class Consumer extends Process {
 
   /** KafkaConsumer.groupMetadata(): what sendOffsetsToTransaction carries (KIP-447). */
   groupMetadata(): { groupId: string; generationId: number; memberId: string; groupInstanceId: string | null } {
+    const joined = this.coordinator?.joinedGroupMetadata;
     return {
       groupId: this.config['group.id'] ?? '',
-      generationId: this.coordinator?.generationId ?? -1,
-      memberId: this.coordinator?.memberId ?? '',
+      generationId: joined?.generationId ?? this.coordinator?.generationId ?? -1,
+      memberId: joined?.memberId ?? this.coordinator?.memberId ?? '',
       groupInstanceId: this.config['group.instance.id'],
     };
   }

@@ -153,6 +153,9 @@ export class ConsumerCoordinator implements GroupMembership {
     return this.generation.generationId;
   }
 
+  /** Set at each completed join only (Kafka does not reset it with the generation). [src: ConsumerCoordinator.java `onJoinComplete`] */
+  joinedGroupMetadata: { generationId: number; memberId: string } = { generationId: -1, memberId: '' };
+
   get rebalanceInProgress(): boolean {
     return this.state === 'PREPARING_REBALANCE' || this.state === 'COMPLETING_REBALANCE';
   }
@@ -477,6 +480,7 @@ export class ConsumerCoordinator implements GroupMembership {
   /** The new assignment takes effect; cooperative members revoke what moves and rejoin. [ConsumerCoordinator.java `onJoinComplete`] */
   private onJoinComplete(generation: Generation, assigned: readonly TopicPartition[]): void {
     const h = this.host;
+    this.joinedGroupMetadata = { generationId: generation.generationId, memberId: generation.memberId };
     const owned = h.subscriptions.assignedTopicPartitions();
     const subscribed = new Set(h.subscriptions.topics);
     if (!assigned.every((tp) => subscribed.has(tp.topic))) {

@@ -12,6 +12,12 @@ export interface GroupMembership {
   readonly memberId: string;
   /** The classic generation or the member epoch; -1 outside a group. */
   readonly generationId: number;
+  /**
+   * What KafkaConsumer.groupMetadata() returns when it differs from the live generation: the classic consumer's
+   * is set at each completed join only, so a member that learns from a heartbeat that it was removed still
+   * names its old generation and member id (and a zombie's TxnOffsetCommit is refused). [src: ConsumerCoordinator.java `groupMetadata`, `onJoinComplete`]
+   */
+  readonly joinedGroupMetadata?: { readonly generationId: number; readonly memberId: string };
   /** One pass of the consumer's poll: keeps the poll clock, moves membership forward, auto-commits. True when fetch positions may be updated. */
   poll(): boolean;
   /** When poll() wants to run again even if nothing arrives. */

@@ -4,7 +4,9 @@
  * an application loop: initTransactions (FindCoordinator, then InitProducerId with the transactional.id, which
  * fences older instances), then transactions of `transactionSize` records — begin, AddPartitionsToTxn, the
  * records, flush, EndTxn commit (or abort, with the workload's abort probability, or after a failed send).
- * With transaction.version 2 the coordinator bumps the epoch at every EndTxn and the next transaction uses it.
+ * With transaction.version 2 the coordinator bumps the epoch at every EndTxn and the next transaction uses it,
+ * and the client sends neither AddPartitionsToTxn nor AddOffsetsToTxn: partition leaders and the group
+ * coordinator add their partitions to the transaction themselves (KIP-890 part 2).
  * PRODUCER_FENCED is fatal: the instance stops, and every later send fails.
  */
 import type { Random } from '../../../core/random';
@@ -28,8 +30,12 @@ import type { ProducerBatch } from './producerBatch';
 import type { TransactionManager } from './transactionManager';
 
 export const TRANSACTIONAL_PRODUCER_KINDS = defineKinds({
-  /** A transaction ended as the coordinator confirmed: `values` are the records it held. */
-  'producer.txn': { transactionalId: str, result: str, producerId: num, producerEpoch: num, values: list(str) },
+  /**
+   * A transaction ended as the coordinator confirmed: `values` are the records it held; `requests` the
+   * transaction-protocol requests the client sent for it (AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit,
+   * EndTxn, retries included): what transaction.version 2's implicit add saves (KIP-890 part 2).
+   */
+  'producer.txn': { transactionalId: str, result: str, producerId: num, producerEpoch: num, values: list(str), requests: num },
   /**
    * A fatal error: the instance stops. PRODUCER_FENCED (a newer instance with its transactional.id, or the
    * coordinator's timeout abort, bumped the epoch) or another error it cannot recover from
@@ -115,6 +121,8 @@ export class TransactionalProducer {
   private onReadyWaiters: (() => void)[] = [];
   private onEnded: ((committed: boolean) => void) | null = null;
   private groupCoordinator = -1;
+  /** Transaction-protocol requests sent for the current transaction (InitProducerId not counted). */
+  private requestsInTransaction = 0;
   private readonly transactionalId: string;
   constructor(
     private readonly host: TransactionalHost,
@@ -204,6 +212,7 @@ export class TransactionalProducer {
   }
 
   private request<R extends { error: KafkaError }>(name: string, body: { type: string } & Record<string, unknown>, onResponse: (r: R) => void, again: () => void): void {
+    if (name !== 'InitProducerId') this.requestsInTransaction++;
     this.host.net.send<typeof body, R>(brokerActorId(this.coordinator), body, { timeoutMs: this.host.config['request.timeout.ms'] }, (o: Outcome<R>) => {
       if (this.state === 'FATAL_ERROR') return;
       const error = o.ok ? o.response.error : o.error;
@@ -298,7 +307,9 @@ export class TransactionalProducer {
             producerId: pe2.producerId,
             producerEpoch: pe2.epoch,
             values: this.values.map((v) => this.host.valueText(v)),
+            requests: this.requestsInTransaction,
           });
+          this.requestsInTransaction = 0;
           this.values = [];
           this.endTxnSent = false;
           this.state = 'READY';
@@ -335,8 +346,16 @@ export class TransactionalProducer {
     this.addPartitions(partitions, then);
   }
 
-  /** AddPartitionsToTxn of `partitions` at the coordinator (retried while retriable); `then` runs in the transaction. */
+  /**
+   * AddPartitionsToTxn of `partitions` at the coordinator (retried while retriable); `then` runs in the transaction.
+   * Transaction version 2 sends none: the partitions are only noted, and each leader adds its own when the first
+   * transactional batch arrives (KIP-890 part 2). [src: TransactionManager.java `maybeAddPartition` (isTransactionV2Enabled: tracked locally, transactionStarted)]
+   */
   private addPartitions(partitions: readonly TopicPartition[], then: () => void): void {
+    if (this.transactionVersion >= 2) {
+      this.state = 'IN_TRANSACTION';
+      return then();
+    }
     const send = (): void => {
       const pe = this.host.txn.producerIdAndEpoch;
       this.request<AddPartitionsToTxnResponse>(
@@ -367,8 +386,8 @@ export class TransactionalProducer {
 
   /**
    * sendOffsetsToTransaction(offsets, groupMetadata): AddOffsetsToTxn to the transaction coordinator (the
-   * group's __consumer_offsets partition joins the transaction), then TxnOffsetCommit to the group coordinator
-   * with the member id and generation (KIP-447). `done` gets NONE, or the abortable error (the consumer was
+   * group's __consumer_offsets partition joins the transaction; version 1 only), then TxnOffsetCommit to the group
+   * coordinator with the member id and generation (KIP-447). `done` gets NONE, or the abortable error (the consumer was
    * fenced out of its group). [KafkaProducer.sendOffsetsToTransaction; TransactionManager `AddOffsetsToTxnHandler`, `TxnOffsetCommitHandler`]
    */
   sendOffsets(offsets: readonly { topic: string; partition: number; offset: number; leaderEpoch: number }[], group: ConsumerGroupMetadata, done: (error: KafkaError) => void): void {
@@ -397,18 +416,27 @@ export class TransactionalProducer {
         memberId: group.memberId,
         groupInstanceId: group.groupInstanceId,
         offsets: offsets.map((o) => ({ ...o, metadata: '' })),
+        ...(this.transactionVersion >= 2 ? { transactionVersion: 2 as const } : {}),
       };
+      this.requestsInTransaction++;
       this.host.net.send<typeof request, TxnOffsetCommitResponse>(brokerActorId(this.groupCoordinator), request, { timeoutMs: this.host.config['request.timeout.ms'] }, (o) => {
         if (this.state === 'FATAL_ERROR') return;
         if (!o.ok) return again();
         const bad = o.response.partitions.find((p) => p.error !== 'NONE');
         if (!bad) return done('NONE');
         if (bad.error === 'PRODUCER_FENCED' || bad.error === 'INVALID_PRODUCER_EPOCH') return this.fatal(bad.error, 'TxnOffsetCommit');
-        if (OFFSETS_FENCED.has(bad.error)) return done(bad.error);
+        // TRANSACTION_ABORTABLE: version 2's implicit add found no transaction to join. [TransactionManager `TxnOffsetCommitHandler` (abortableError)]
+        if (OFFSETS_FENCED.has(bad.error) || bad.error === 'TRANSACTION_ABORTABLE') return done(bad.error);
+        // Version 2's add met another change of the transaction in progress (a leader adding its partition, the
+        // last transaction's markers): the same coordinator, again after retry.backoff.ms. [TransactionManager `TxnOffsetCommitHandler` (retriable: reenqueue)]
+        if (bad.error === 'CONCURRENT_TRANSACTIONS') return void this.host.setTimer(this.retryBackoffUs, commit);
         again();
       });
     };
     if (offsets.length === 0) return done('NONE');
+    // Version 2 sends no AddOffsetsToTxn: the group coordinator adds its partition on the TxnOffsetCommit (v5).
+    // [src: TransactionManager.java `sendOffsetsToTransaction` (isTransactionV2Enabled: txnOffsetCommitHandler directly)]
+    if (this.transactionVersion >= 2) return this.withGroupCoordinator(group.groupId, commit);
     this.withCoordinator(addOffsets);
   }
 
