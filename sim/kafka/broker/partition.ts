@@ -379,12 +379,19 @@ export class Partition {
 
   private updateFollowerFetchState(replicaId: number, fetchOffset: number, followerStart: number, leaderEnd: number, brokerEpoch: number): void {
     const now = this.host.nowMs();
-    let f = this.followers.get(replicaId);
+    let f = this.followerOf(replicaId);
     if (f === undefined) this.addFollower((f = resetFollowerState(replicaId, false, now)));
     const before = f.logEndOffset;
     updateFetchState(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
     this.maybeExpandIsr(f);
     if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
+  }
+
+  /** The follower's state: a scan of the (two or so) followers, cheaper than the map on every fetched partition. */
+  private followerOf(brokerId: number): FollowerState | undefined {
+    const list = this.followerList;
+    for (let i = 0; i < list.length; i++) if (list[i]!.brokerId === brokerId) return list[i];
+    return undefined;
   }
 
   private addFollower(f: FollowerState): void {
@@ -398,7 +405,7 @@ export class Partition {
   }
 
   /** Whether the HW may count a follower (passed to the HW rule; one function for the partition's life). */
-  private readonly isIsrEligible = (id: number): boolean => this.host.isReplicaIsrEligible(id, this.followers.get(id)?.brokerEpoch ?? -1);
+  private readonly isIsrEligible = (id: number): boolean => this.host.isReplicaIsrEligible(id, this.followerOf(id)?.brokerEpoch ?? -1);
 
   /** The follower's latest known log end offset, -1 unknown (for tests and the UI). */
   followerLogEndOffset(brokerId: number): number {
