@@ -69,18 +69,21 @@ export class Scheduler {
   private nextSeq = 0;
   private _eventsRun = 0;
 
-  // The heap: parallel arrays of (time, seq, slot).
+  // The heap: parallel arrays of (time, slot); an entry's insertion sequence lives with its slot (sSeq), read
+  // only when two times tie, so sifting moves two words per entry, not three.
   private hTime: Float64Array;
-  private hSeq: Float64Array;
   private hSlot: Int32Array;
   private size = 0;
 
-  // The slot table: what to run, with what, and whether it was cancelled.
+  // The slot table: what to run, with what, its sequence number, and whether it was cancelled.
   private sFn: (EventFn | null)[] = [];
   private sArg: unknown[] = [];
+  private sSeq: Float64Array;
   private sGen: Int32Array;
   private sLive: Uint8Array;
-  private freeSlots: number[] = [];
+  // Free slots as a stack (most recently freed first, so the tables stay small and warm).
+  private free: Int32Array;
+  private freeTop = 0;
   private slotCount = 0;
   private cancelledPending = 0;
 
@@ -93,10 +96,11 @@ export class Scheduler {
     this.stallEvents = stallEvents;
     this.watchLeft = stallEvents;
     this.hTime = new Float64Array(initialCapacity);
-    this.hSeq = new Float64Array(initialCapacity);
     this.hSlot = new Int32Array(initialCapacity);
+    this.sSeq = new Float64Array(initialCapacity);
     this.sGen = new Int32Array(initialCapacity);
     this.sLive = new Uint8Array(initialCapacity);
+    this.free = new Int32Array(initialCapacity);
   }
 
   /** The current simulated time. */
@@ -159,8 +163,10 @@ export class Scheduler {
   /** Cancels a scheduled event. Returns false if it already ran, was cancelled, or never existed. */
   cancel(id: TimerId): boolean {
     if (id < 0) return false;
-    const slot = id % SLOT_BITS;
-    const gen = (id - slot) / SLOT_BITS;
+    // Ids pass 2^31, so no integer bit operations; a division by a power of two and a floor are exact and
+    // cheaper than the floating-point remainder.
+    const gen = Math.floor(id / SLOT_BITS);
+    const slot = id - gen * SLOT_BITS;
     if (slot >= this.slotCount || this.sGen[slot] !== gen || this.sLive[slot] !== 1) return false;
     this.sLive[slot] = 0;
     this.sFn[slot] = null;
@@ -173,17 +179,15 @@ export class Scheduler {
   /** Drops every cancelled entry and rebuilds the heap from the live ones (Floyd's heapify, O(n)). */
   private compact(): void {
     const hTime = this.hTime;
-    const hSeq = this.hSeq;
     const hSlot = this.hSlot;
     let n = 0;
     for (let i = 0; i < this.size; i++) {
       const slot = hSlot[i]!;
       if (this.sLive[slot] !== 1) {
-        this.releaseSlot(slot);
+        this.releaseCancelled(slot);
         continue;
       }
       hTime[n] = hTime[i]!;
-      hSeq[n] = hSeq[i]!;
       hSlot[n] = slot;
       n++;
     }
@@ -195,30 +199,30 @@ export class Scheduler {
   /** Moves entry i down to its place below (a hole moves, not a swap). */
   private siftDown(i: number): void {
     const hTime = this.hTime;
-    const hSeq = this.hSeq;
     const hSlot = this.hSlot;
+    const sSeq = this.sSeq;
     const n = this.size;
     const t = hTime[i]!;
-    const s = hSeq[i]!;
     const sl = hSlot[i]!;
+    const s = sSeq[sl]!;
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) break;
+      let ct = hTime[c]!;
       const r = c + 1;
       if (r < n) {
-        const ct = hTime[c]!;
         const rt = hTime[r]!;
-        if (rt < ct || (rt === ct && hSeq[r]! < hSeq[c]!)) c = r;
+        if (rt < ct || (rt === ct && sSeq[hSlot[r]!]! < sSeq[hSlot[c]!]!)) {
+          c = r;
+          ct = rt;
+        }
       }
-      const ct = hTime[c]!;
-      if (t < ct || (t === ct && s < hSeq[c]!)) break;
+      if (t < ct || (t === ct && s < sSeq[hSlot[c]!]!)) break;
       hTime[i] = ct;
-      hSeq[i] = hSeq[c]!;
       hSlot[i] = hSlot[c]!;
       i = c;
     }
     hTime[i] = t;
-    hSeq[i] = s;
     hSlot[i] = sl;
   }
 
@@ -238,7 +242,7 @@ export class Scheduler {
         return true;
       }
       this.cancelledPending--;
-      this.releaseSlot(slot);
+      this.releaseCancelled(slot);
     }
     return false;
   }
@@ -294,26 +298,42 @@ export class Scheduler {
   // ---- slots ----
 
   private allocSlot(fn: EventFn, arg: unknown): number {
-    let slot = this.freeSlots.pop();
-    if (slot === undefined) {
-      slot = this.slotCount++;
-      if (slot >= SLOT_BITS) throw new SchedulingError(`more than ${SLOT_BITS} events pending`);
-      if (slot >= this.sGen.length) {
-        const gen = new Int32Array(this.sGen.length * 2);
-        gen.set(this.sGen);
-        this.sGen = gen;
-        const live = new Uint8Array(this.sLive.length * 2);
-        live.set(this.sLive);
-        this.sLive = live;
-      }
-      this.sFn.push(fn);
-      this.sArg.push(arg);
-    } else {
+    let slot: number;
+    if (this.freeTop > 0) {
+      slot = this.free[--this.freeTop]!;
       this.sFn[slot] = fn;
       this.sArg[slot] = arg;
+    } else {
+      slot = this.slotCount++;
+      if (slot >= SLOT_BITS) throw new SchedulingError(`more than ${SLOT_BITS} events pending`);
+      if (slot >= this.sGen.length) this.growSlots();
+      this.sFn.push(fn);
+      this.sArg.push(arg);
     }
     this.sLive[slot] = 1;
     return slot;
+  }
+
+  private growSlots(): void {
+    const cap = this.sGen.length * 2;
+    const gen = new Int32Array(cap);
+    gen.set(this.sGen);
+    this.sGen = gen;
+    const live = new Uint8Array(cap);
+    live.set(this.sLive);
+    this.sLive = live;
+    const seq = new Float64Array(cap);
+    seq.set(this.sSeq);
+    this.sSeq = seq;
+    const free = new Int32Array(cap);
+    free.set(this.free);
+    this.free = free;
+  }
+
+  /** A cancelled slot's function and argument were dropped when it was cancelled. */
+  private releaseCancelled(slot: number): void {
+    this.sGen[slot] = (this.sGen[slot]! + 1) & 0x1fffffff;
+    this.free[this.freeTop++] = slot;
   }
 
   private releaseSlot(slot: number): void {
@@ -321,14 +341,14 @@ export class Scheduler {
     this.sFn[slot] = null;
     this.sArg[slot] = undefined;
     this.sGen[slot] = (this.sGen[slot]! + 1) & 0x1fffffff;
-    this.freeSlots.push(slot);
+    this.free[this.freeTop++] = slot;
   }
 
   private dropCancelledHead(): void {
     while (this.size > 0 && this.sLive[this.hSlot[0]!] !== 1) {
       const slot = this.popSlot();
       this.cancelledPending--;
-      this.releaseSlot(slot);
+      this.releaseCancelled(slot);
     }
   }
 
@@ -337,38 +357,62 @@ export class Scheduler {
   private push(time: Micros, slot: number): void {
     if (this.size === this.hTime.length) this.grow();
     const seq = this.nextSeq++;
+    this.sSeq[slot] = seq;
     const hTime = this.hTime;
-    const hSeq = this.hSeq;
     const hSlot = this.hSlot;
-    // Sift up by moving a hole, not by swapping.
+    // Sift up by moving a hole, not by swapping. A new entry's sequence is the largest, so on a tie it stays below.
     let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       const pt = hTime[p]!;
-      if (pt < time || (pt === time && hSeq[p]! < seq)) break;
+      if (pt <= time) break;
       hTime[i] = pt;
-      hSeq[i] = hSeq[p]!;
       hSlot[i] = hSlot[p]!;
       i = p;
     }
     hTime[i] = time;
-    hSeq[i] = seq;
     hSlot[i] = slot;
   }
 
-  /** Removes the minimum and returns its slot. The caller checks size > 0. */
+  /**
+   * Removes the minimum and returns its slot. The caller checks size > 0. Bottom-up: the hole at the root moves
+   * down to a leaf along the smaller children (one comparison a level), then the last entry, which belongs near
+   * the bottom, moves up from there (usually not at all): about half the comparisons of a plain sift-down.
+   */
   private popSlot(): number {
     const hTime = this.hTime;
-    const hSeq = this.hSeq;
     const hSlot = this.hSlot;
+    const sSeq = this.sSeq;
     const top = hSlot[0]!;
     const n = --this.size;
-    if (n > 0) {
-      hTime[0] = hTime[n]!;
-      hSeq[0] = hSeq[n]!;
-      hSlot[0] = hSlot[n]!;
-      this.siftDown(0);
+    if (n === 0) return top;
+    const t = hTime[n]!;
+    const sl = hSlot[n]!;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      const r = c + 1;
+      if (r < n) {
+        const ct = hTime[c]!;
+        const rt = hTime[r]!;
+        if (rt < ct || (rt === ct && sSeq[hSlot[r]!]! < sSeq[hSlot[c]!]!)) c = r;
+      }
+      hTime[i] = hTime[c]!;
+      hSlot[i] = hSlot[c]!;
+      i = c;
     }
+    const s = sSeq[sl]!;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = hTime[p]!;
+      if (pt < t || (pt === t && sSeq[hSlot[p]!]! < s)) break;
+      hTime[i] = pt;
+      hSlot[i] = hSlot[p]!;
+      i = p;
+    }
+    hTime[i] = t;
+    hSlot[i] = sl;
     return top;
   }
 
@@ -377,9 +421,6 @@ export class Scheduler {
     const t = new Float64Array(cap);
     t.set(this.hTime);
     this.hTime = t;
-    const s = new Float64Array(cap);
-    s.set(this.hSeq);
-    this.hSeq = s;
     const sl = new Int32Array(cap);
     sl.set(this.hSlot);
     this.hSlot = sl;

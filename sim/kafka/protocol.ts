@@ -582,6 +582,7 @@ export const REQUEST_HEADER_BYTES = 64;
 
 export function batchesBytes(batches: readonly RecordBatch[]): number {
   let n = 0;
-  for (const b of batches) n += b.sizeInBytes;
+  // Indexed: this runs for every partition of every fetch (an iterator per call shows up in the allocations).
+  for (let i = 0; i < batches.length; i++) n += batches[i]!.sizeInBytes;
   return n;
 }

@@ -375,7 +375,8 @@ export function recordSizeOf(offsetDelta: number, timestampDelta: number, keySiz
   body += sizeOfVarint(keySize) + (keySize > 0 ? keySize : 0);
   body += sizeOfVarint(valueSize) + (valueSize > 0 ? valueSize : 0);
   body += sizeOfVarint(headers.length);
-  for (const h of headers) {
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i]!;
     const hk = utf8Length(h.key);
     const hv = h.value === null ? -1 : typeof h.value === 'string' ? utf8Length(h.value) : h.value.length;
     body += sizeOfVarint(hk) + hk + sizeOfVarint(hv) + Math.max(0, hv);

@@ -206,6 +206,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     eligibleLeaderReplicas: s.cluster.eligibleLeaderReplicas,
     legacyHighWatermarkTruncation: s.cluster.legacyHighWatermarkTruncation,
     groupConfigs: s.groupConfigs,
+    metricsSampled: s.metricsIntervalUs !== null,
     ...brokerExtensionsOf(s, groups),
     ...(opts.listeners && { listeners: opts.listeners }),
   });

@@ -18,6 +18,8 @@ export const DISK_ERRORS = ['DISK_FULL'] as const;
 export type DiskError = (typeof DISK_ERRORS)[number];
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
+const EMPTY_SIZES = new Int32Array(0);
+const EMPTY_TIMES = new Float64Array(0);
 
 /** What happens to disks. */
 export const DISK_KINDS = defineKinds({
@@ -54,10 +56,10 @@ export const DEFAULT_DISK_CONFIG: DiskConfig = {
  * object per chunk), and how many of the first ones are known durable.
  */
 class SimFile {
-  /** Chunk i: its data, size and page-cache time. */
+  /** Chunk i: its data (a plain array: the live view a log segment reads), its size and its page-cache time. */
   data: unknown[] = [];
-  sizes: number[] = [];
-  writtenAt: Micros[] = [];
+  sizes: Int32Array = EMPTY_SIZES;
+  writtenAt: Float64Array = EMPTY_TIMES;
   /** The indexes of chunks power losses cut short (each the last one at the time), ascending; usually none. */
   torn: number[] | null = null;
   bytes = 0;
@@ -72,18 +74,29 @@ class SimFile {
   }
 
   push(data: unknown, bytes: number, at: Micros): void {
+    const i = this.data.length;
+    if (i === this.sizes.length) this.grow();
     this.data.push(data);
-    this.sizes.push(bytes);
-    this.writtenAt.push(at);
+    this.sizes[i] = bytes;
+    this.writtenAt[i] = at;
     this.bytes += bytes;
+  }
+
+  /** Room for more chunks: the size (whole bytes) and time columns double; typed, so the collector never walks them. */
+  private grow(): void {
+    const n = Math.max(8, this.sizes.length * 2);
+    const sizes = new Int32Array(n);
+    sizes.set(this.sizes);
+    const writtenAt = new Float64Array(n);
+    writtenAt.set(this.writtenAt);
+    this.sizes = sizes;
+    this.writtenAt = writtenAt;
   }
 
   /** Keeps the first `keep` chunks. */
   cut(keep: number): void {
-    for (let i = keep; i < this.sizes.length; i++) this.bytes -= this.sizes[i]!;
+    for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizes[i]!;
     this.data.length = keep;
-    this.sizes.length = keep;
-    this.writtenAt.length = keep;
     if (this.torn !== null) {
       while (this.torn.length > 0 && this.torn[this.torn.length - 1]! >= keep) this.torn.pop();
       if (this.torn.length === 0) this.torn = null;
@@ -306,7 +319,7 @@ export class Disk {
     // Writes are in time order: binary search for the first one newer than the cutoff.
     const writtenAt = f.writtenAt;
     let lo = f.durableCount;
-    let hi = writtenAt.length;
+    let hi = f.count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (writtenAt[mid]! <= cutoff) lo = mid + 1;

@@ -18,7 +18,17 @@ const DELAYS = (() => {
   return out;
 })();
 
-export function runEngine(events: number): { events: number; seconds: number } {
+/** Wall and CPU seconds of `f` (CPU: this process's user + system time, what a loaded machine does not inflate). */
+function timed(f: () => void): { seconds: number; cpuSeconds: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  f();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  return { seconds, cpuSeconds: (c.user + c.system) / 1e6 };
+}
+
+export function runEngine(events: number): { events: number; seconds: number; cpuSeconds: number } {
   const s = new Scheduler(1 << 15);
   let k = 0;
   let fired = 0;
@@ -33,14 +43,12 @@ export function runEngine(events: number): { events: number; seconds: number } {
     s.after(DELAYS[k++ & 0xffff]!, tick);
     s.cancel(s.after(DELAYS[k++ & 0xffff]!, tick));
   }
-  const t0 = process.hrtime.bigint();
-  s.runUntilIdle();
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { events: s.eventsRun, seconds };
+  const t = timed(() => s.runUntilIdle());
+  return { events: s.eventsRun, ...t };
 }
 
 /** The same pushes and pops on a bare heap: entries for live and decoy events alike. */
-export function runBaseline(events: number): { events: number; seconds: number } {
+export function runBaseline(events: number): { events: number; seconds: number; cpuSeconds: number } {
   let cap = 1 << 15;
   let time = new Float64Array(cap);
   let seq = new Float64Array(cap);
@@ -98,18 +106,18 @@ export function runBaseline(events: number): { events: number; seconds: number }
   // Half of the popped entries stand for cancelled decoys: they are popped but schedule nothing.
   let fired = 0;
   let live = 0;
-  const t0 = process.hrtime.bigint();
-  while (size > 0) {
-    now = pop();
-    // Alternate: treat every other pop as a live event (the engine pops live and cancelled alike).
-    if ((live++ & 1) === 0) {
-      fired++;
-      if (fired + LIVE <= events) {
-        push(now + DELAYS[k++ & 0xffff]!);
-        push(now + DELAYS[k++ & 0xffff]!);
+  const t = timed(() => {
+    while (size > 0) {
+      now = pop();
+      // Alternate: treat every other pop as a live event (the engine pops live and cancelled alike).
+      if ((live++ & 1) === 0) {
+        fired++;
+        if (fired + LIVE <= events) {
+          push(now + DELAYS[k++ & 0xffff]!);
+          push(now + DELAYS[k++ & 0xffff]!);
+        }
       }
     }
-  }
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { events: fired, seconds };
+  });
+  return { events: fired, ...t };
 }

@@ -77,6 +77,8 @@ export interface BrokerOptions {
   /** The static config as Kafka config names -> strings (topic-default synonyms such as min.insync.replicas). */
   readonly staticConfig: Readonly<Record<string, string>>;
   readonly legacyHighWatermarkTruncation: boolean;
+  /** Keep request times for the metrics' TotalTimeMs percentiles (default true; false when nothing samples them). */
+  readonly keepRequestTimes?: boolean;
   /** Extra request handling (the group coordinator); returns true when it handled the message. */
   readonly extensions?: (broker: Broker) => BrokerExtension;
   /** How real clients reach the brokers and what they are told (the wire front end). */
@@ -204,7 +206,7 @@ export class Broker extends Process {
       (topic) => this.logConfigOf(topic),
     );
     this.throttles = new ReplicationThrottles(opts.brokerId, opts.config);
-    this.metrics = new BrokerMetrics(this.now);
+    this.metrics = new BrokerMetrics(this.now, opts.keepRequestTimes ?? true);
     this.replicas = new ReplicaManager(this.replicaHost());
     this.wire = opts.listeners ? opts.listeners.frontEnd(this.wireHost(opts.listeners)) : null;
     this.raft = new KafkaRaftClient<MetadataRecord>(
@@ -824,7 +826,7 @@ export class Broker extends Process {
       sendAlterPartition: (p, newIsr) => this.sendAlterPartition(p, newIsr),
       onHighWatermarkIncreased: (p) => this.replicas.onHighWatermarkIncreased(p),
       sendFetch: (leader, req, bytes, timeoutMs, done) =>
-        this.net.send(brokerActorId(leader), req, { timeoutMs, bytes }, done),
+        this.net.sendFresh(brokerActorId(leader), req, { timeoutMs, bytes }, done),
       setTimer: (d, fn) => {
         this.setTimer(d, fn);
       },

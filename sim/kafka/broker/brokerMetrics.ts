@@ -31,13 +31,22 @@ export class BrokerMetrics {
   readonly replicationBytesIn: Meter;
   readonly replicationBytesOut: Meter;
   private readonly requests = new Map<string, RequestStats>();
-  /** Requests being served: peer -> correlation id -> (metric names, receipt time). */
-  private readonly inFlight = new Map<string, Map<number, { names: readonly string[]; atUs: Micros }>>();
+  /** The stats a request of a type counts towards (a Fetch also by follower or consumer), made once per kind. */
+  private readonly statsOfKind = new Map<string, readonly RequestStats[]>();
+  /** Requests being served: peer -> correlation id -> (their stats, receipt time). */
+  private readonly inFlight = new Map<string, Map<number, { stats: readonly RequestStats[]; atUs: Micros }>>();
 
   /** The last sample (an API first seen after it gets a rate over the time since). */
   private lastSampleUs: Micros;
 
-  constructor(startUs: Micros) {
+  /**
+   * @param keepRequestTimes false when nothing samples the metrics: the request meters still count, but no
+   *   request's receipt or duration is kept (nobody would read them, and they pile up until the run ends).
+   */
+  constructor(
+    startUs: Micros,
+    private readonly keepRequestTimes = true,
+  ) {
     this.lastSampleUs = startUs;
     this.isrShrinks = new Meter(startUs);
     this.isrExpands = new Meter(startUs);
@@ -50,12 +59,18 @@ export class BrokerMetrics {
 
   /** A request arrived; a Fetch counts as Fetch and as FetchConsumer or FetchFollower, as Kafka's RequestChannel counts it. */
   requestReceived(from: string, correlationId: number, type: string, followerFetch: boolean, nowUs: Micros): void {
-    const api = requestMetricName(type);
-    const names = type === 'Fetch' ? [followerFetch ? 'FetchFollower' : 'FetchConsumer', api] : [api];
-    for (const n of names) this.stats(n).rate.mark();
+    const kind = type === 'Fetch' ? (followerFetch ? 'FetchFollower' : 'FetchConsumer') : type;
+    let stats = this.statsOfKind.get(kind);
+    if (stats === undefined) {
+      const api = requestMetricName(type);
+      const names = type === 'Fetch' ? [kind, api] : [api];
+      this.statsOfKind.set(kind, (stats = names.map((n) => this.stats(n))));
+    }
+    for (let i = 0; i < stats.length; i++) stats[i]!.rate.mark();
+    if (!this.keepRequestTimes) return;
     let peer = this.inFlight.get(from);
     if (!peer) this.inFlight.set(from, (peer = new Map()));
-    peer.set(correlationId, { names, atUs: nowUs });
+    peer.set(correlationId, { stats, atUs: nowUs });
   }
 
   /** A response left for `to`: the request it answers is done (TotalTimeMs). */
@@ -65,7 +80,7 @@ export class BrokerMetrics {
     if (!r) return;
     peer!.delete(correlationId);
     const ms = (nowUs - r.atUs) / 1000;
-    for (const n of r.names) this.stats(n).time.record(ms);
+    for (let i = 0; i < r.stats.length; i++) r.stats[i]!.time.record(ms);
   }
 
   /** A peer's connection closed: the requests it had in flight are never answered. */

@@ -42,6 +42,9 @@ export class CachedPartition implements FetchPartition {
   localLogStartOffset = -1;
   /** In a session: it returned records in the response being made, so it moves to the end. */
   movesLast = false;
+  /** The broker's replica of it as last looked up (ReplicaManager's), and the partition-set version of that lookup. */
+  local: object | undefined = undefined;
+  localVersion = -1;
 
   constructor(
     readonly topic: string,

@@ -301,12 +301,15 @@ export class Partition {
     const log = this.log;
     const hw = log.highWatermark;
     const leo = log.logEndOffset;
-    if (isFollower && req.fetchOffset === leo && req.lastFetchedEpoch === log.latestEpoch() && leo >= log.logStartOffset) {
+    const atLatestEpoch = isFollower && req.lastFetchedEpoch === log.latestEpoch();
+    if (atLatestEpoch && req.fetchOffset === leo && leo >= log.logStartOffset) {
       // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
       this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
       return this.emptyRead(hw, leo);
     }
-    if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation) {
+    // A follower at our latest epoch and not past our end has not diverged (that epoch ends at our LEO), so the
+    // lookup below would find nothing [LeaderEpochFileCache `endOffsetFor`: the latest epoch ends at the LEO].
+    if (isFollower && req.lastFetchedEpoch >= 0 && !this.host.legacyHighWatermarkTruncation && !(atLatestEpoch && req.fetchOffset <= leo)) {
       const d = divergingEpoch(req.fetchOffset, req.lastFetchedEpoch, (e) => log.endOffsetForEpoch(e));
       if (d) {
         return this.response('NONE', hw, leo, d, NO_BATCHES);

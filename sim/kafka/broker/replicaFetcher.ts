@@ -41,6 +41,7 @@ export interface FetcherHost {
     readonly 'replica.socket.timeout.ms': number;
   };
   readonly legacyHighWatermarkTruncation: boolean;
+  /** `req` is built for this one request and not kept: it becomes the message. */
   sendFetch(leader: number, req: Omit<FetchRequest, 'correlationId'>, bytes: number, timeoutMs: number, done: (o: Outcome<FetchResponse>) => void): void;
   setTimer(delayUs: number, fn: () => void): void;
   emitTruncate(p: Partition, from: number, to: number, reason: 'diverging-epoch' | 'offset-out-of-range' | 'legacy-high-watermark' | 'leader-log-start'): void;
@@ -136,7 +137,7 @@ export class ReplicaFetcher {
     let throttled = false;
     const maxBytes = this.host.config['replica.fetch.max.bytes'];
     const legacy = this.host.legacyHighWatermarkTruncation;
-    for (const [key, s] of this.parts) {
+    for (const s of this.parts.values()) {
       if (s.parked) continue;
       if (s.delayedUntilUs > now) {
         nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
@@ -150,7 +151,7 @@ export class ReplicaFetcher {
       }
       const p = s.partition;
       const log = p.log;
-      session.add(key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
+      session.add(p.key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
       fetchable++;
     }
     const data = session.build();

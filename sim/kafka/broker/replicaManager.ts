@@ -15,7 +15,7 @@ import type {
 } from '../protocol';
 import { batchesBytes } from '../protocol';
 import type { RecordBatch } from '../records';
-import { contextPartitions, FetchManager, type FetchContext } from './fetchSession';
+import { contextPartitions, FetchManager, type CachedPartition, type FetchContext } from './fetchSession';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
 import { UnifiedLogAdapter } from './unifiedLogAdapter';
@@ -158,6 +158,18 @@ export class ReplicaManager {
     return this.byTopic.get(topic)?.[partition];
   }
 
+  /** Bumped whenever a partition is created or removed: a session partition's remembered lookup is stale then. */
+  private partitionsVersion = 0;
+
+  /** The partition a session partition names, looked up once per change of the partition set (not per read). */
+  private sessionPartitionOf(cp: CachedPartition): Partition | undefined {
+    if (cp.localVersion !== this.partitionsVersion) {
+      cp.local = this.partition(cp.topic, cp.partition);
+      cp.localVersion = this.partitionsVersion;
+    }
+    return cp.local as Partition | undefined;
+  }
+
   /** Starts the ISR expiration task: every replica.lag.time.max.ms / 2 [ReplicaManager.startup]. */
   startIsrExpiration(): void {
     const period = ms(this.host.config['replica.lag.time.max.ms'] / 2);
@@ -192,6 +204,7 @@ export class ReplicaManager {
       const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
       p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
       this.partitions.set(key, p);
+      this.partitionsVersion++;
       let list = this.byTopic.get(topic);
       if (!list) this.byTopic.set(topic, (list = []));
       list[partitionId] = p;
@@ -220,6 +233,7 @@ export class ReplicaManager {
     p.stop();
     this.failWaiters(p, error);
     this.partitions.delete(p.key);
+    this.partitionsVersion++;
     const list = this.byTopic.get(p.topic);
     if (list) list[p.partition] = undefined;
   }
@@ -234,6 +248,7 @@ export class ReplicaManager {
       this.host.logManager.deleteLog({ topic, partition: p.partition });
     }
     this.byTopic.delete(topic);
+    this.partitionsVersion++;
   }
 
   private fetcherFor(leader: number): ReplicaFetcher {
@@ -282,7 +297,8 @@ export class ReplicaManager {
     let flushedAt = 0;
     const actions: { p: Partition; hwIncreased: boolean }[] = [];
     this.produceActions = actions;
-    for (const [i, d] of req.partitions.entries()) {
+    for (let i = 0; i < req.partitions.length; i++) {
+      const d = req.partitions[i]!;
       const p = this.partition(d.topic, d.partition);
       // KIP-890: a transactional batch its coordinator did not verify is not appended.
       const unverified = refused?.get(i);
@@ -327,8 +343,9 @@ export class ReplicaManager {
     }
     const respond = (answers: ProducePartitionResponse[]) => {
       const { partitions: rs, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER');
-      const resp: Omit<ProduceResponse, 'correlationId'> = nodeEndpoints ? { type: 'ProduceResponse', partitions: rs, nodeEndpoints } : { type: 'ProduceResponse', partitions: rs };
-      const send = () => this.host.reply(from, { ...resp, correlationId: req.correlationId }, 32 * rs.length);
+      const correlationId = req.correlationId;
+      const resp: ProduceResponse = nodeEndpoints ? { type: 'ProduceResponse', partitions: rs, nodeEndpoints, correlationId } : { type: 'ProduceResponse', partitions: rs, correlationId };
+      const send = () => this.host.reply(from, resp, 32 * rs.length);
       const wait = flushedAt - this.host.nowUs();
       if (wait > 0) this.host.setTimer(wait, send);
       else send();
@@ -491,7 +508,7 @@ export class ReplicaManager {
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
       any = true;
-      const p = this.partition(cp.topic, cp.partition);
+      const p = this.sessionPartitionOf(cp);
       if (!p) {
         ready = true;
         out.push(notLeaderResponse(cp));
@@ -552,7 +569,7 @@ export class ReplicaManager {
     const parts = contextPartitions(op.ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
-      bytes += this.peekPartition(this.partition(cp.topic, cp.partition), cp, isFollower, op.req.replicaId, committed);
+      bytes += this.peekPartition(this.sessionPartitionOf(cp), cp, isFollower, op.req.replicaId, committed);
       if (bytes >= op.req.minBytes) return bytes;
     }
     return bytes;
@@ -583,7 +600,8 @@ export class ReplicaManager {
     const { partitions: hinted, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
     const r = this.fetchManager.respond(ctx, this.host.nowMs(), hinted);
     let bytes = 0;
-    for (const p of r.partitions) {
+    for (let i = 0; i < r.partitions.length; i++) {
+      const p = r.partitions[i]!;
       const b = batchesBytes(p.batches);
       bytes += b + 32;
       if (req.replicaId < 0) this.host.metrics.bytesOut.mark(b);

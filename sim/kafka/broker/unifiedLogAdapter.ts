@@ -3,6 +3,8 @@ import type { RecordBatch } from '../records';
 import type { LeaderAppendResult, PartitionLog } from './partitionLog';
 import type { EpochEndOffset } from './rules/truncation';
 
+const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
+
 /** The replication layer's view of a UnifiedLog. */
 export class UnifiedLogAdapter implements PartitionLog {
   constructor(readonly log: UnifiedLog) {}
@@ -40,7 +42,8 @@ export class UnifiedLogAdapter implements PartitionLog {
   }
   read(startOffset: number, maxBytes: number, maxOffsetExclusive: number, minOneMessage: boolean) {
     const r = this.log.read(startOffset, maxBytes, maxOffsetExclusive, minOneMessage);
-    return r.error === null ? { error: null, batches: r.batches } : { error: r.error, batches: [] };
+    // The log's own result when it read (no wrapper per read on the fetch path).
+    return r.error === null ? r : { error: r.error, batches: NO_BATCHES };
   }
   truncateTo(offset: number): void {
     this.log.truncateTo(offset);

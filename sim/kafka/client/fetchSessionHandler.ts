@@ -36,6 +36,8 @@ export class FetchSessionHandler {
   /** The partitions in the session, in the order they entered it. */
   private readonly session = new Map<string, SessionPartition>();
   private round = 0;
+  /** Session partitions this round's `add` calls named: all of them means none is forgotten. */
+  private addedThisRound = 0;
   private toSend: FetchPartition[] = [];
 
   /** The session partition for `key` as last sent (what a response about it answers), or undefined. */
@@ -55,6 +57,7 @@ export class FetchSessionHandler {
   /** Starts a round of `add` calls, then `build`. */
   begin(): void {
     this.round++;
+    this.addedThisRound = 0;
     this.toSend = [];
     if (this.isFull) this.session.clear();
   }
@@ -64,7 +67,9 @@ export class FetchSessionHandler {
     const s = this.session.get(key);
     if (s === undefined) {
       this.session.set(key, { key, topic, partition, fetchOffset, lastFetchedEpoch, currentLeaderEpoch, logStartOffset, maxBytes, round: this.round });
+      this.addedThisRound++;
     } else {
+      if (s.round !== this.round) this.addedThisRound++;
       s.round = this.round;
       if (
         !this.isFull &&
@@ -88,10 +93,11 @@ export class FetchSessionHandler {
   /** The request for this round: every partition when full, else the changed ones and those to forget. [src: Builder.build] */
   build(): FetchRequestData {
     const forgotten: TopicPartition[] = [];
-    if (!this.isFull) {
-      for (const [key, s] of this.session) {
+    // Every session partition was added this round (the common case): none to forget, no walk.
+    if (!this.isFull && this.addedThisRound !== this.session.size) {
+      for (const s of this.session.values()) {
         if (s.round === this.round) continue;
-        this.session.delete(key);
+        this.session.delete(s.key);
         forgotten.push({ topic: s.topic, partition: s.partition });
       }
     }

@@ -123,7 +123,11 @@ export function updateProducerEntry(entry: ProducerStateEntry | undefined, batch
     lastOffset: lastOffset(batch),
     timestamp: batch.maxTimestamp,
   };
-  const batches = kept.length >= NUM_BATCHES_TO_RETAIN ? [...kept.slice(kept.length - NUM_BATCHES_TO_RETAIN + 1), meta] : [...kept, meta];
+  // The last NUM_BATCHES_TO_RETAIN - 1 kept ones and the new one, in one new array (this runs on every append).
+  const from = kept.length >= NUM_BATCHES_TO_RETAIN ? kept.length - NUM_BATCHES_TO_RETAIN + 1 : 0;
+  const batches: BatchMetadata[] = [];
+  for (let i = from; i < kept.length; i++) batches.push(kept[i]!);
+  batches.push(meta);
   const txnFirst = batch.isTransactional ? (entry?.currentTxnFirstOffset ?? batch.baseOffset) : undefined;
   const next: ProducerStateEntry = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, batchMetadata: batches, lastTimestamp: batch.maxTimestamp };
   return txnFirst === undefined ? next : { ...next, currentTxnFirstOffset: txnFirst };

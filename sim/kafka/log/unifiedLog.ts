@@ -118,6 +118,9 @@ export type LogReadResult =
   | { readonly error: null; readonly batches: readonly RecordBatch[]; readonly sizeInBytes: number }
   | { readonly error: 'OFFSET_OUT_OF_RANGE'; readonly message: string };
 
+/** A read that found nothing (one shared, frozen result: most reads of a caught-up fetch find nothing). */
+const EMPTY_READ: LogReadResult = Object.freeze({ error: null, batches: Object.freeze([]) as readonly RecordBatch[], sizeInBytes: 0 });
+
 export type LogStartOffsetIncrementReason = 'SegmentDeletion' | 'ClientRecordDeletion' | 'LeaderOffsetIncremented' | 'SnapshotGenerated';
 
 export type LogStartOffsetResult = { readonly error: null; readonly updated: boolean } | { readonly error: 'OFFSET_OUT_OF_RANGE'; readonly message: string };
@@ -391,7 +394,8 @@ export class UnifiedLog {
       );
     }
     let expect = first.baseOffset;
-    for (const b of batches) {
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
       if (b.baseOffset < expect || b.lastOffsetDelta < 0) {
         throw new OffsetsOutOfOrderError(`${this.name}: a follower append has batches out of order at offset ${b.baseOffset}`);
       }
@@ -402,7 +406,8 @@ export class UnifiedLog {
     }
     let records = 0;
     let appended = 0;
-    for (const b of batches) {
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
       this.maybeRoll(b, nowMs);
       if (b.partitionLeaderEpoch >= 0) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
       const err = this.activeSegment.append(b, nowMs, this._config['index.interval.bytes']);
@@ -493,7 +498,7 @@ export class UnifiedLog {
         message: `${this.name}: offset ${startOffset} is outside [${this._logStartOffset}, ${this._logEndOffset}]`,
       };
     }
-    if (startOffset >= maxOffsetExclusive || startOffset === this._logEndOffset) return { error: null, batches: [], sizeInBytes: 0 };
+    if (startOffset >= maxOffsetExclusive || startOffset === this._logEndOffset) return EMPTY_READ;
     for (let i = this.floorSegmentIndex(startOffset); i < this.segments.length; i++) {
       const got = this.segments[i]!.read(startOffset, maxBytes, maxOffsetExclusive, minOneMessage);
       if (got === null) continue;
@@ -501,7 +506,7 @@ export class UnifiedLog {
       for (const b of got) bytes += b.sizeInBytes;
       return { error: null, batches: got, sizeInBytes: bytes };
     }
-    return { error: null, batches: [], sizeInBytes: 0 };
+    return EMPTY_READ;
   }
 
   /** Index of the last segment with base offset <= `offset` (0 when the offset is below them all). */

@@ -144,6 +144,8 @@ export class MetadataImage implements MetadataView {
   private readonly registerOffsets = new Map<number, number>();
 
   private readonly configs = new Map<string, Map<string, string>>();
+  /** effectiveMinIsr's answers since the last replayed record. */
+  private readonly minIsrByTopic = new Map<string, number>();
   private readonly features = new Map<string, number>();
   private producerIdNext = 0;
 
@@ -192,6 +194,7 @@ export class MetadataImage implements MetadataView {
 
   /** Applies one committed record. `offset` is its position in the metadata log (needed for RegisterBrokerRecord). */
   replay(record: MetadataRecord, offset?: number): void {
+    this.minIsrByTopic.clear();
     if (offset !== undefined) {
       if (offset <= this.lastOffset) throw new Error(`MetadataImage: replay of offset ${offset} after ${this.lastOffset}`);
       this.lastOffset = offset;
@@ -465,6 +468,13 @@ export class MetadataImage implements MetadataView {
    * [ReplicationControlManager.java `getTopicEffectiveMinIsr`]
    */
   effectiveMinIsr(topicName: string): number {
+    // Asked on every high watermark check of every partition; the answer stands until the next record.
+    let v = this.minIsrByTopic.get(topicName);
+    if (v === undefined) this.minIsrByTopic.set(topicName, (v = this.computeEffectiveMinIsr(topicName)));
+    return v;
+  }
+
+  private computeEffectiveMinIsr(topicName: string): number {
     const parsed = Number.parseInt(this.effectiveTopicConfig(topicName, 'min.insync.replicas') ?? '1', 10);
     const minIsr = Number.isNaN(parsed) ? 1 : parsed;
     const replicationFactor = this.topicByName(topicName)?.partitions[0]?.replicas.length;

@@ -37,7 +37,33 @@ export class NetworkClient {
     onDone: (o: Outcome<R>) => void,
   ): number {
     const correlationId = this.nextCorrelationId++;
-    const msg = { ...body, correlationId };
+    return this.dispatch(to, { ...body, correlationId }, correlationId, opts, onDone);
+  }
+
+  /**
+   * As `send`, for a body built for this one request and never touched again by the caller: it becomes the
+   * message itself, its correlation id set on it (the same fields in the same order as `send`'s copy), which
+   * spares a copy per request on the fetch and produce paths.
+   */
+  sendFresh<Q extends { type: string }, R>(
+    to: string,
+    body: Q,
+    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
+    onDone: (o: Outcome<R>) => void,
+  ): number {
+    const correlationId = this.nextCorrelationId++;
+    const msg = body as Q & { correlationId: number };
+    msg.correlationId = correlationId;
+    return this.dispatch(to, msg, correlationId, opts, onDone);
+  }
+
+  private dispatch<R>(
+    to: string,
+    msg: { type: string; correlationId: number },
+    correlationId: number,
+    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
+    onDone: (o: Outcome<R>) => void,
+  ): number {
     this.owner.send(to, msg, REQUEST_HEADER_BYTES + (opts.bytes ?? 0));
     if (opts.expectResponse === false) return correlationId;
     const p: Pending = { to, onDone, timer: NO_TIMER };

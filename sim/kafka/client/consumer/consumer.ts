@@ -343,11 +343,14 @@ export class Consumer extends Process {
   wake(): void {
     if (!this.pollWaiter || this.wakeScheduled) return;
     this.wakeScheduled = true;
-    this.setTimer(0, () => {
-      this.wakeScheduled = false;
-      this.pollAttempt();
-    });
+    this.setTimer(0, this.onWake);
   }
+
+  /** wake's timer (one function for the consumer's life: it fires about once per fetch response). */
+  private readonly onWake = (): void => {
+    this.wakeScheduled = false;
+    this.pollAttempt();
+  };
 
   partitionsRemoved(keys: readonly string[]): void {
     for (const k of keys) this.buffer.remove(k);

@@ -32,6 +32,8 @@ export interface OffsetFetcherHost {
   setTimer(delay: Micros, fn: () => void): unknown;
 }
 
+const NO_REQUESTS: readonly [number, PartitionState[]][] = [];
+
 export class OffsetFetcher {
   private readonly inFlight = new Set<string>();
   private readonly retryAt = new Map<string, Micros>();
@@ -42,9 +44,10 @@ export class OffsetFetcher {
    * The assigned partitions `wanted` picks that are neither in flight nor backing off, grouped by leader in broker
    * id order (one request each); a partition whose leader is unknown asks for metadata instead.
    */
-  private byLeader(wanted: (s: PartitionState) => boolean): [number, PartitionState[]][] {
+  private byLeader(wanted: (s: PartitionState) => boolean): readonly [number, PartitionState[]][] {
     const h = this.host;
-    const byNode = new Map<number, PartitionState[]>();
+    // Every poll asks, and almost always no partition is wanted: build nothing until one is.
+    let byNode: Map<number, PartitionState[]> | null = null;
     for (const s of h.subscriptions.assignedPartitions()) {
       if (!wanted(s) || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
       const leader = h.metadata.leaderOf(s.topic, s.partition);
@@ -52,11 +55,12 @@ export class OffsetFetcher {
         h.requestMetadata();
         continue;
       }
+      byNode ??= new Map();
       let list = byNode.get(leader);
       if (!list) byNode.set(leader, (list = []));
       list.push(s);
     }
-    return [...byNode].sort((a, b) => a[0] - b[0]);
+    return byNode === null ? NO_REQUESTS : [...byNode].sort((a, b) => a[0] - b[0]);
   }
 
   /** ListOffsets for every partition waiting for a reset, one request per leader. */

@@ -21,7 +21,10 @@ import { effectiveProducerConfig } from './producerConfigRules';
 import { Sender } from './sender';
 import { TransactionManager } from './transactionManager';
 import { TransactionalProducer, type AppRecord } from './transactionalProducer';
-import { drawKey, type ProducerWorkload } from './workload';
+import { drawKey, drawKeyNumber, numberedKey, type ProducerWorkload } from './workload';
+
+/** Key spaces up to this many numbered keys keep a key id per number (4 bytes each). */
+const KEY_ID_CACHE_MAX = 1 << 20;
 import { bool, defineKinds, nullable, num, optional, str, type KindsOf } from '../../../core/traceSchema';
 
 /** The producer application's calls. */
@@ -202,15 +205,28 @@ export class Producer extends Process {
     const valueBytes = w.valueBytes ?? 100;
     const tombstones = w.tombstones ?? 0;
     let count = 0;
+    // A key space of numbered keys remembers each key's payload id by its number: the record's key is then
+    // interned once per key, not looked up by its text per record (it was ~2.5% of a steady run).
+    const numbered = keys.kind === 'uniform' || keys.kind === 'zipf' ? keys : null;
+    const keyIdByNumber = numbered !== null && numbered.count <= KEY_ID_CACHE_MAX ? new Int32Array(numbered.count + 1).fill(-1) : null;
     const sendOne = (): void => {
       if (this.workloadStopped) return;
       count++;
-      const key = drawKey(keys, random);
+      let key: string | null;
+      let keyId: number | undefined;
+      if (numbered !== null) {
+        const n = drawKeyNumber(numbered, random);
+        key = numberedKey(n);
+        if (keyIdByNumber !== null && n >= 0 && n < keyIdByNumber.length) {
+          keyId = keyIdByNumber[n]!;
+          if (keyId < 0) keyIdByNumber[n] = keyId = this.payloads.internKey(key);
+        }
+      } else key = drawKey(keys, random);
       const valueId = this.payloads.nextCountedValue();
       // A share strictly between 0 and 1 is drawn per record, from the workload's stream after its key.
       const tombstone = tombstones >= 1 || (tombstones > 0 && random.chance(tombstones));
       if (this.transactional) this.transactional.onRecord({ topic: w.topic, key, valueId, valueBytes, ...(w.partition !== undefined ? { partition: w.partition } : {}), ...(tombstone && { tombstone }) });
-      else this.produce(w.topic, key, valueId, valueBytes, w.partition, tombstone);
+      else this.produce(w.topic, key, valueId, valueBytes, w.partition, tombstone, keyId);
     };
     if (w.at) {
       // Explicit times, in order; several at one millisecond go in one event.
@@ -259,9 +275,9 @@ export class Producer extends Process {
    * KafkaProducer.send(): wait for metadata, choose the partition, append to the accumulator. `valueId` is in
    * `payloads`; a tombstone sends a null value instead, and `valueId` only names the record in the trace.
    */
-  produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number, tombstone = false): void {
+  produce(topic: string, key: string | null, valueId: number, valueBytes: number, explicitPartition?: number, tombstone = false, knownKeyId?: number): void {
     this.unacked++;
-    const keyId = this.payloads.internKey(key);
+    const keyId = knownKeyId ?? this.payloads.internKey(key);
     const timestamp = Math.floor(this.now / 1000);
     const rec: PendingRecord = tombstone ? { key, keyId, valueId, valueSize: 0, timestamp, tombstone } : { key, keyId, valueId, valueSize: valueBytes, timestamp };
     // [KafkaProducer.ensureValidRecordSize]: a record that can never fit a request or the buffer fails at once.

@@ -117,12 +117,15 @@ export class Sender {
     if (!this.o.owner.alive || at >= this.timerAt) return;
     this.o.owner.cancelTimer(this.timer);
     this.timerAt = at;
-    this.timer = this.o.owner.setTimer(Math.max(0, at - this.now), () => {
-      this.timer = NO_TIMER;
-      this.timerAt = Infinity;
-      this.runOnce();
-    });
+    this.timer = this.o.owner.setTimer(Math.max(0, at - this.now), this.onTimer);
   }
+
+  /** The pass's timer (one function for the sender's life: it is re-armed several times per request). */
+  private readonly onTimer = (): void => {
+    this.timer = NO_TIMER;
+    this.timerAt = Infinity;
+    this.runOnce();
+  };
 
   /** Brokers with a connection attempt (an ApiVersions request) outstanding. */
   private readonly connecting = new Set<number>();
@@ -184,7 +187,15 @@ export class Sender {
 
     // Batches past delivery.timeout.ms fail, whether queued or on the wire [Sender.getExpiredInflightBatches].
     for (const b of accumulator.expiredBatches(now)) this.expire(b);
-    for (const b of [...this.inFlightBatches]) if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) this.expire(b);
+    // (The set is copied, as expiring changes it, only on a pass that finds one to expire.)
+    let inFlightExpired = false;
+    for (const b of this.inFlightBatches) {
+      if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) {
+        inFlightExpired = true;
+        break;
+      }
+    }
+    if (inFlightExpired) for (const b of [...this.inFlightBatches]) if (b.hasReachedDeliveryTimeout(accumulator.deliveryTimeout, now)) this.expire(b);
 
     this.o.hooks.updateLoadStats();
     const result = accumulator.ready(metadata, now, this.o.hooks.exhausted());
@@ -361,7 +372,7 @@ export class Sender {
       for (const b of batches) this.completeBatch(b, { error: 'NONE', baseOffset: -1, logStartOffset: -1 }, node);
       return;
     }
-    this.o.net.send<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) => {
+    this.o.net.sendFresh<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) => {
       this.metrics.requestLatency((this.now - sentAt) / 1000);
       this.handleProduceResponse(node, batches, r);
     });

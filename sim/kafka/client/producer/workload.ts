@@ -53,9 +53,14 @@ const KEY_NAMES_MAX = 1 << 17;
  * `k<n>`: one string per n for the key spaces workloads draw from, so each record's key is not a new string to
  * build and hash again (the producer interns keys by their text, a map lookup per record).
  */
-function numberedKey(n: number): string {
+export function numberedKey(n: number): string {
   if (n >= KEY_NAMES_MAX) return `k${n}`;
   return (KEY_NAMES[n] ??= `k${n}`);
+}
+
+/** The n of the next record's key `k<n>`, for the key spaces made only of numbered keys (the same draws as drawKey). */
+export function drawKeyNumber(spec: Extract<KeySpec, { kind: 'uniform' | 'zipf' }>, random: Random): number {
+  return spec.kind === 'uniform' ? random.int(0, spec.count) : random.zipf(spec.count, spec.s ?? 1);
 }
 
 /** Draws the key of the next record. */
@@ -66,9 +71,8 @@ export function drawKey(spec: KeySpec, random: Random): string | null {
     case 'fixed':
       return spec.key;
     case 'uniform':
-      return numberedKey(random.int(0, spec.count));
     case 'zipf':
-      return numberedKey(random.zipf(spec.count, spec.s ?? 1));
+      return numberedKey(drawKeyNumber(spec, random));
     case 'hot':
       return random.chance(spec.share) ? hotKeyName() : numberedKey(random.int(0, spec.count));
     case 'salted':
