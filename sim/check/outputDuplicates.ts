@@ -9,11 +9,27 @@
  * yet without effect (offsets committed before the outputs were written). Inputs below the first offset the group
  * transformed on a partition (it started later, auto.offset.reset=latest) and inputs of aborted transactions (a
  * read_committed application never sees them) are owed nothing. output-not-once adds the two: the inputs whose
- * effect is not exactly once, what the explore property exactly-once asks to be 0.
+ * effect is not exactly once, what the explore property exactly-once asks to be 0. Each comes with its story
+ * (outputEffectStory.ts), as a lost write does.
  */
+import type { Handlers } from '../core/trace';
 import type { CheckDefinition } from './check';
 import { IntColumn } from './history/columns';
+import { OutputEffectEvents } from './outputEffectStory';
 import { result } from './report';
+
+/** Stories told per check, as for lost writes. */
+const MAX_STORIES = 5;
+
+/** Both handler tables on one: a kind both fold runs `a`'s, then `b`'s. */
+function both(a: Handlers, b: Handlers): Handlers {
+  const out: Record<string, (e: never) => void> = { ...(b as Record<string, (e: never) => void>) };
+  for (const [k, f] of Object.entries(a as Record<string, (e: never) => void>)) {
+    const g = out[k];
+    out[k] = g ? (e: never) => (f(e), g(e)) : f;
+  }
+  return out as Handlers;
+}
 
 export const outputDuplicates: CheckDefinition = {
   id: 'outputDuplicates',
@@ -39,10 +55,12 @@ export const outputDuplicates: CheckDefinition = {
       if (!m) committedOf.set(group, (m = new Map()));
       for (const o of offsets) m.set(h.tps.id(o.topic, o.partition), o.offset);
     };
-    /** Inputs the group committed past, in the final input logs: value id -> where it was. */
+    /** Inputs the group committed past, in the final input logs: value id -> where it was, and the group. */
     const owed = new Map<number, string>();
+    const owedGroup = new Map<number, string>();
+    const stories = new OutputEffectEvents(h);
     return {
-      handlers: {
+      handlers: both(stories.handlers, {
         'consumer.poll': (e) => {
           if (e.group !== null && !groupOf.has(e.node)) groupOf.set(e.node, e.group);
         },
@@ -76,7 +94,10 @@ export const outputDuplicates: CheckDefinition = {
               const v = values[i]!;
               const o = offsets[i]!;
               if (v < 0 || o < from || o >= to || h.transactions.isUncommitted(v)) continue;
-              if (!owed.has(v)) owed.set(v, `${h.where(final.tp)}@${o}`);
+              if (!owed.has(v)) {
+                owed.set(v, `${h.where(final.tp)}@${o}`);
+                owedGroup.set(v, group);
+              }
             }
           }
           if (!outputTopics.has(h.tps.topic(final.tp))) return;
@@ -91,21 +112,29 @@ export const outputDuplicates: CheckDefinition = {
             if (list.length < 4) list.push(`${h.where(final.tp)}@${offsets[i]!}`);
           }
         },
-      },
+      }),
       report: (out) => {
         const dup = [...times].filter(([, n]) => n > 1).map(([u]) => u).sort((a, b) => a - b);
         out['output-duplicates'] = result(
           dup.length,
           dup.slice(0, 5).map((u) => `the output of ${h.value(u)} is in the committed output ${times.get(u)} times (${where.get(u)!.join(', ')})`),
-          { values: dup.map((u) => h.value(u)) },
+          { values: dup.map((u) => h.value(u)), stories: dup.slice(0, MAX_STORIES).map((u) => stories.duplicateStory(u, where.get(u)!)) },
         );
         const lost = [...owed.keys()].filter((u) => !times.has(u)).sort((a, b) => a - b);
         out['output-lost'] = result(
           lost.length,
           lost.slice(0, 5).map((u) => `${h.value(u)} (${owed.get(u)}) is below its group's committed offset, but no output of it is in the committed output`),
-          { values: lost.map((u) => h.value(u)) },
+          { values: lost.map((u) => h.value(u)), stories: lost.slice(0, MAX_STORIES).map((u) => stories.lostStory(u, owed.get(u)!, owedGroup.get(u)!)) },
         );
-        out['output-not-once'] = result(dup.length + lost.length, [...out['output-duplicates']!.examples, ...out['output-lost']!.examples].slice(0, 5));
+        // Its stories line up with its values: the duplicates' first, then the losses'.
+        const d = out['output-duplicates']!;
+        const l = out['output-lost']!;
+        const storied = [...dup.slice(0, MAX_STORIES), ...lost.slice(0, MAX_STORIES)];
+        out['output-not-once'] = result(
+          dup.length + lost.length,
+          [...d.examples, ...l.examples].slice(0, 5),
+          storied.length === 0 ? {} : { values: storied.map((u) => h.value(u)), stories: [...d.stories!, ...l.stories!] },
+        );
       },
     };
   },

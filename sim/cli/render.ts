@@ -57,12 +57,21 @@ export function renderAlerts(checks: CheckReport, st: Style): string {
   return out;
 }
 
+/** The first story of each kind: a lost write, an input's duplicated effect, an input's lost effect. */
 export function renderStories(checks: CheckReport): string {
-  const stories = checks['lost-write']?.stories ?? [];
-  if (stories.length === 0) return '';
-  const first = stories[0]!;
-  return `\nThe story of the first lost write:\n${first.map((l) => `  ${l}`).join('\n')}\n`;
+  let out = '';
+  for (const [check, title] of STORIES) {
+    const first = checks[check]?.stories?.[0];
+    if (first) out += `\nThe story of the first ${title}:\n${first.map((l) => `  ${l}`).join('\n')}\n`;
+  }
+  return out;
 }
+
+const STORIES = [
+  ['lost-write', 'lost write'],
+  ['output-duplicates', 'duplicated effect (output-duplicates)'],
+  ['output-lost', 'lost effect (output-lost)'],
+] as const;
 
 /** Like kafka-topics --describe, plus the high watermark and the log end offset. */
 export function renderTopics(parts: readonly PartitionDescription[]): string {

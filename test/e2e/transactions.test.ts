@@ -130,4 +130,20 @@ describe.skipIf(!browserAvailable())('transactions in the partition view (Chromi
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('a fenced zombie producer\'s client card names its fenced epoch on its one line', async () => {
+    const { page, errors } = await openPage(app, `?s=txn-zombie-fenced&seed=1`);
+    await waitLoaded(page, 1);
+    await setSlider(page, Number(await page.getAttribute('[data-testid=time-slider]', 'max')));
+    const fenced = page.locator('[data-testid=fenced-billing-a]');
+    await fenced.waitFor();
+    expect(await fenced.textContent()).toMatch(/^fenced: epoch \d+ → \d+$/);
+    expect(await fenced.getAttribute('title')).toMatch(/^transactional\.id billing: epoch \d+ fenced by epoch \d+ \(PRODUCER_FENCED\)$/);
+    // Still one line: the card body is shorter than two lines of its text.
+    const body = page.locator('[data-host=billing-a] .card-body');
+    const [height, fontSize] = await body.evaluate((b) => [b.getBoundingClientRect().height, parseFloat(getComputedStyle(b).fontSize)]);
+    expect(height!).toBeLessThan(2 * fontSize!);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

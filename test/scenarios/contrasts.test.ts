@@ -191,6 +191,13 @@ describe('contrasts: the same schedule with the other setting', () => {
       expect(count(r, 'output-lost'), `seed ${seed}`).toBe(0);
       expect(count(r, 'transactions.committed'), `seed ${seed}`).toBe(0);
       expect(count(r, 'lost-write'), `seed ${seed}`).toBe(0);
+      // The duplicate's story: the input, both reads and their outputs (outside any transaction), the crash, the commit it was re-read from.
+      const story = r.checks['output-duplicates']!.stories![0]!;
+      expect(story[0], `seed ${seed}`).toMatch(/^Input shop:\d+ \(orders-\d@\d+\) has 2 outputs in the committed output: orders-enriched-\d@\d+, orders-enriched-\d@\d+\.$/);
+      expect(story.filter((l) => l.startsWith('enricher read it at')), `seed ${seed}`).toHaveLength(2);
+      expect(story.filter((l) => l.includes('outside any transaction, acknowledged')), `seed ${seed}`).toHaveLength(2);
+      expect(story, `seed ${seed}`).toContain('Fault at 4.000s: crash of enricher.');
+      expect(story.some((l) => l.startsWith('Until 4.000s no commit of orders-') && l.includes('with OffsetCommit')), `seed ${seed}`).toBe(true);
     }
   });
 

@@ -73,3 +73,47 @@ describe('the effects of a consume-transform-produce application', () => {
     expect(exactlyOnce.expectation({})).toMatchObject({ check: 'output-not-once', op: '=', value: 0 });
   });
 });
+
+describe('the story of an effect that is not exactly once', () => {
+  const poll2 = (t: number) => ev(t, 'consumer.poll', 'app', { group: 'g', memberId: 'm', generation: 1, count: 0, records: [] });
+
+  it('a duplicate: both reads, each output with its offset and "outside any transaction", the crash before any commit', () => {
+    const events = [
+      ...inputs(),
+      poll2(3),
+      ...app([0, 1, 2], [0, 1, 2]),
+      ev(6.5, 'host.crash', 'app', { processes: ['app', 'app-producer'] }),
+      transform(7, 0, 'p:0', 'app:0b'),
+      invoke(7, 'app', 'out', 'app:0b'),
+      ok(8, 'app', 'out', 3, 'app:0b'),
+      committed(8, 3),
+    ];
+    const r = runCheckers([...events, final(9, 'in', ['p:0', 'p:1', 'p:2']), final(9, 'out', ['app:0', 'app:1', 'app:2', 'app:0b'])]);
+    const story = r['output-duplicates']!.stories![0]!;
+    expect(story[0]).toBe('Input p:0 (in-0@0) has 2 outputs in the committed output: out-0@0, out-0@3.');
+    expect(story.filter((l) => l.startsWith('app read it'))).toHaveLength(2);
+    expect(story.some((l) => l.includes('app:0 (out-0@0)') && l.includes('outside any transaction'))).toBe(true);
+    expect(story.some((l) => l.includes('app:0b (out-0@3)'))).toBe(true);
+    expect(story.some((l) => l.startsWith('app crashed at'))).toBe(true);
+    expect(story.some((l) => l.includes('no offset of in-0 was committed: the instance that read it next started from the beginning'))).toBe(true);
+    // output-not-once tells the same story for the same input.
+    expect(r['output-not-once']!.values).toEqual(['p:0']);
+    expect(r['output-not-once']!.stories![0]).toEqual(story);
+  });
+
+  it('a lost effect: the output was in a transaction that aborted, and the group committed past the input outside it', () => {
+    const events = [
+      ...inputs(),
+      poll2(3),
+      ...app([0, 1, 2], [0, 1, 2]),
+      ev(6, 'producer.txn', 'app-producer', { transactionalId: 'app-1', result: 'abort', producerId: 9, producerEpoch: 4, values: ['app:1'], requests: 1 }),
+      committed(7, 3),
+    ];
+    const r = runCheckers([...events, final(9, 'in', ['p:0', 'p:1', 'p:2']), final(9, 'out', ['app:0', 'app:2'])]);
+    const story = r['output-lost']!.stories![0]!;
+    expect(story[0]).toBe('Input p:1 (in-0@1) has no output in the committed output, yet group g committed past it.');
+    expect(story.some((l) => l.includes('transaction app-1 (producer 9, epoch 4), aborted'))).toBe(true);
+    expect(story[story.length - 1]).toContain('committed in-0 up to offset 3');
+    expect(story[story.length - 1]).toContain('outside any transaction');
+  });
+});

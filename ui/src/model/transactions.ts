@@ -36,6 +36,8 @@ export interface Fence {
    */
   readonly by: number;
   readonly error: string;
+  /** The fenced producer's node (its client card), when the producer itself reported it (producer.fenced). */
+  readonly node?: string;
 }
 
 export interface TxnIndex {
@@ -76,11 +78,16 @@ function build(events: readonly TraceEvent[]): TxnIndex {
     if (!m) at.set(tp, (m = new Map()));
     m.set(o, t);
   };
-  const fence = (t: number, transactionalId: string, producerId: number, epoch: number, error: string) => {
-    if (fences.some((f) => f.transactionalId === transactionalId && f.epoch === epoch)) return;
+  const fence = (t: number, transactionalId: string, producerId: number, epoch: number, error: string, node?: string) => {
+    const known = fences.findIndex((f) => f.transactionalId === transactionalId && f.epoch === epoch);
+    if (known >= 0) {
+      // A leader's or the coordinator's refusal came first: the producer's own report names its card.
+      if (node !== undefined && fences[known]!.node === undefined) fences[known] = { ...fences[known]!, node };
+      return;
+    }
     const init = inits.get(transactionalId)?.find((x) => x > epoch);
     const by = init ?? lastEpoch.get(transactionalId);
-    fences.push({ t, transactionalId, producerId, epoch, by: by !== undefined && by > epoch ? by : -1, error });
+    fences.push({ t, transactionalId, producerId, epoch, by: by !== undefined && by > epoch ? by : -1, error, ...(node !== undefined && { node }) });
   };
   for (const e of events) {
     switch (e.kind) {
@@ -119,7 +126,7 @@ function build(events: readonly TraceEvent[]): TxnIndex {
         break;
       }
       case 'producer.fenced':
-        fence(e.t, e.transactionalId, e.producerId, e.producerEpoch, e.error);
+        if (e.error === 'PRODUCER_FENCED' || e.error === 'INVALID_PRODUCER_EPOCH') fence(e.t, e.transactionalId, e.producerId, e.producerEpoch, e.error, e.node);
         break;
       case 'txn.refused':
         if (e.error === 'PRODUCER_FENCED' || e.error === 'INVALID_PRODUCER_EPOCH') fence(e.t, e.transactionalId, e.producerId, e.producerEpoch, e.error);
@@ -178,4 +185,11 @@ export function fenceText(f: Fence): string {
 /** The fencing of a transactional.id's epoch that happened by `now`. */
 export function fenceOf(idx: TxnIndex, transactionalId: string, epoch: number, now: number): Fence | undefined {
   return idx.fences.find((f) => f.transactionalId === transactionalId && f.epoch === epoch && f.t <= now);
+}
+
+/** A producer's fencing on its client card, short enough to keep the card one line (the full text is its title). */
+export function fenceOnCard(idx: TxnIndex, node: string, now: number): { readonly text: string; readonly title: string } | undefined {
+  const f = idx.fences.find((x) => x.node === node && x.t <= now);
+  if (!f) return undefined;
+  return { text: f.by >= 0 ? `fenced: epoch ${f.epoch} → ${f.by}` : `fenced: epoch ${f.epoch}`, title: `transactional.id ${f.transactionalId}: ${fenceText(f)}` };
 }

@@ -142,6 +142,8 @@ export class ChecksView {
       if (values.length > MAX_LISTED) list.appendChild(el('div', { class: 'dim' }, `… and ${values.length - MAX_LISTED} more`));
       parts.push(list);
     }
+    const effects = checks['output-not-once'];
+    if (effects && effects.count > 0) parts.push(...this.effectsList(run, effects.values ?? [], effects.count));
     parts.push(this.story);
 
     parts.push(el('h3', {}, 'Guarantees'));
@@ -153,6 +155,28 @@ export class ChecksView {
     parts.push(el('details', {}, el('summary', {}, 'More figures'), this.table(run, metrics, false)));
     replace(this.body, ...parts);
     this.renderStory();
+  }
+
+  /** Inputs of a consume-transform-produce application whose effect is not exactly once, each with its story. */
+  private effectsList(run: LoadedRun, values: readonly string[], count: number): Child[] {
+    const dups = new Set(run.payload.checks['output-duplicates']?.values ?? []);
+    const list = el('div', { class: 'lost-list', 'data-testid': 'effect-list' });
+    for (const v of values.slice(0, MAX_LISTED)) {
+      const b = el(
+        'button',
+        { class: 'lost-item', 'data-testid': 'effect', title: 'Follow this input in every view' },
+        el('span', { class: 'lv' }, v),
+        el('span', { class: 'dim' }, dups.has(v) ? ' output twice or more' : ' output lost'),
+      );
+      b.addEventListener('click', () => this.handlers.onSelectValue(this.selected === v ? null : v));
+      this.listItems.set(v, b);
+      list.appendChild(b);
+    }
+    return [
+      el('h3', {}, 'Effects not exactly once'),
+      el('p', { class: 'bad-news', 'data-testid': 'effect-count' }, `${count} ${count === 1 ? 'input has' : 'inputs have'} an output that is not exactly once in the committed output. Choose one to follow it.`),
+      list,
+    ];
   }
 
   private compareTable(a: LoadedRun, b: LoadedRun): HTMLElement {
@@ -226,7 +250,10 @@ export class ChecksView {
     this.story.hidden = false;
     const lost = run.payload.checks['lost-write'];
     const idx = lost?.values?.indexOf(v) ?? -1;
-    const story = idx >= 0 ? lost?.stories?.[idx] : undefined;
+    const effects = run.payload.checks['output-not-once'];
+    const effectIdx = effects?.values?.indexOf(v) ?? -1;
+    const effectStory = effectIdx >= 0 ? effects?.stories?.[effectIdx] : undefined;
+    const story = idx >= 0 ? lost?.stories?.[idx] : effectStory;
     const info = run.model.values.get(v);
     const lines: string[] = story ? [...story] : [];
     if (!story && info) {
@@ -240,7 +267,18 @@ export class ChecksView {
     }
     replace(
       this.story,
-      el('div', { class: 'story-title' }, run.model.isLost(v) ? 'The story of a lost write' : 'The story of a record', el('span', { class: 'story-value' }, v)),
+      el(
+        'div',
+        { class: 'story-title' },
+        effectStory && idx < 0
+          ? (run.payload.checks['output-duplicates']?.values ?? []).includes(v)
+            ? 'The story of a duplicated effect'
+            : 'The story of a lost effect'
+          : run.model.isLost(v)
+            ? 'The story of a lost write'
+            : 'The story of a record',
+        el('span', { class: 'story-value' }, v),
+      ),
       el('ol', {}, ...lines.map((line) => el('li', {}, ...this.linkTimes(run.model.names.text(line))))),
       el('div', { class: 'dim' }, 'Click a time to move the cursor there.'),
     );

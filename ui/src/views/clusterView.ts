@@ -5,6 +5,7 @@ import type { LoadedRun } from '../app/loadedRun';
 import type { ClusterState } from '../model/clusterState';
 import { chainToArray, findBatch } from '../model/replicaLog';
 import type { Lane } from '../model/traceModel';
+import { fenceOnCard, transactionsOf } from '../model/transactions';
 import { tpKey } from '../../../sim/kafka/topicPartition';
 
 interface Card {
@@ -137,11 +138,14 @@ export class ClusterView {
           else if (holds === 'removed') lines.push(el('div', { class: 'holds removed', title: `this broker removed ${selected}` }, `removed ${selected}`));
         }
         replace(c.body, ...lines);
-      } else if (lane.id.startsWith('producer')) {
-        replace(c.body, `acked ${state.acked}${state.failed ? ` · failed ${state.failed}` : ''}`);
       } else {
-        const m = state.members.get(lane.id);
-        replace(c.body, m ? `${m.group ?? 'no group'} · owns ${m.owned.length ? m.owned.join(', ') : 'nothing'}` : '');
+        const text = lane.id.startsWith('producer')
+          ? `acked ${state.acked}${state.failed ? ` · failed ${state.failed}` : ''}`
+          : ((m) => (m ? `${m.group ?? 'no group'} · owns ${m.owned.length ? m.owned.join(', ') : 'nothing'}` : ''))(state.members.get(lane.id));
+        // A transactional producer fenced by a newer epoch of its transactional.id says so on its card, on the same line.
+        const fenced = fenceOnCard(transactionsOf(model.events), lane.id, model.events[state.i]?.t ?? -1);
+        if (fenced) replace(c.body, text ? `${text} · ` : '', el('span', { class: 'fenced', 'data-testid': `fenced-${lane.id}`, title: fenced.title }, fenced.text));
+        else replace(c.body, text);
       }
       replace(c.badges, ...badges);
     }
