@@ -43,6 +43,11 @@ type Step =
 
 const brokerOfNode = (node: string): number => Number(/\d+$/.exec(node)?.[0] ?? -1);
 
+/** A story of at most `max` lines: past it, its first `max - 2` lines and a line counting the rest. */
+export function capStory(story: string[], max: number): string[] {
+  return story.length > max ? [...story.slice(0, max - 2), `... (${story.length - max + 2} more steps)`] : story;
+}
+
 /** The story of acknowledged value `v`, line by line. */
 export function lostWriteStory(h: History, kept: StoryEvents, v: number): string[] {
   const s = h.sends;
@@ -97,8 +102,7 @@ export function lostWriteStory(h: History, kept: StoryEvents, v: number): string
         break;
     }
   }
-  if (story.length > 40) return [...story.slice(0, 38), `... (${story.length - 38} more steps)`];
-  return story;
+  return capStory(story, 40);
 
   function onEvent(e: StoryEvent): void {
     if (!('topic' in e) || e.topic !== topic || e.partition !== partition) {

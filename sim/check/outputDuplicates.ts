@@ -58,7 +58,7 @@ export const outputDuplicates: CheckDefinition = {
     /** Inputs the group committed past, in the final input logs: value id -> where it was, and the group. */
     const owed = new Map<number, string>();
     const owedGroup = new Map<number, string>();
-    const stories = new OutputEffectEvents(h);
+    const stories = new OutputEffectEvents(h, groupOf);
     return {
       handlers: both(stories.handlers, {
         'consumer.poll': (e) => {

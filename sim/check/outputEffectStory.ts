@@ -10,6 +10,7 @@
 import type { Handlers, TraceEventOf } from '../core/trace';
 import { Status } from './history/sends';
 import type { History } from './history/history';
+import { capStory } from './lostWriteStory';
 
 /** One transform of an input: the application read it and wrote `output`. */
 interface Transform {
@@ -55,26 +56,25 @@ export class OutputEffectEvents {
   /** Transforming consumers, their groups, their producers (`<consumer>-producer`). */
   private readonly apps = new Set<string>();
   private readonly groups = new Set<string>();
-  /** Consumer node -> its group (from its polls). */
-  private readonly groupOfNode = new Map<string, string>();
   readonly handlers: Handlers;
 
-  constructor(private readonly h: History) {
+  /** @param groupOf consumer node -> its group, as the check that owns these stories learns it from the polls. */
+  constructor(
+    private readonly h: History,
+    groupOf: ReadonlyMap<string, string>,
+  ) {
     const keep = (e: Happening): void => void this.happenings.push(e);
     this.handlers = {
       ...Object.fromEntries(HOST_KINDS.map((k) => [k, keep])),
       'consumer.transform': (e) => {
         if (e.input === null) return;
         this.apps.add(e.node);
-        const group = this.groupOfNode.get(e.node);
+        const group = groupOf.get(e.node);
         if (group !== undefined) this.groups.add(group);
         const u = h.values.id(e.input);
         let list = this.transforms.get(u);
         if (!list) this.transforms.set(u, (list = []));
         if (list.length < MAX_TRANSFORMS) list.push({ t: e.t, node: e.node, where: `${e.topic}-${e.partition}@${e.offset}`, output: h.values.id(e.output) });
-      },
-      'consumer.poll': (e) => {
-        if (e.group !== null && !this.groupOfNode.has(e.node)) this.groupOfNode.set(e.node, e.group);
       },
       'producer.txn': (e) => {
         const i = this.txns.length;
@@ -113,7 +113,7 @@ export class OutputEffectEvents {
     const first = transforms[0]?.t ?? 0;
     const last = transforms[transforms.length - 1]?.t ?? first;
     this.tell(story, transforms, first, last, input);
-    return cap(story);
+    return capStory(story, MAX_LINES);
   }
 
   /** The story of input `u` at `input` (`topic-p@offset`) that its group committed past with no output in the committed output. */
@@ -136,7 +136,7 @@ export class OutputEffectEvents {
           : `Group ${group} committed ${partition} up to offset ${past.offset} at ${h.at(past.t)} with OffsetCommit, outside any transaction: past the input, whatever became of its output.`,
       );
     }
-    return cap(story);
+    return capStory(story, MAX_LINES);
   }
 
   /** Each transform and its output's fate, then what happened to the application between `from` and `to`. */
@@ -197,21 +197,20 @@ export class OutputEffectEvents {
 }
 
 function describe(e: Happening, h: History, involved: (node: string) => boolean, partition: string): string | null {
-  const hostInvolved = involved;
   const t = h.at(e.t);
   switch (e.kind) {
     case 'fault.start':
-      return e.hosts.some(hostInvolved) ? `Fault at ${t}: ${e.fault} of ${e.hosts.join(', ')}${e.detail ? ` ${e.detail}` : ''}.` : null;
+      return e.hosts.some(involved) ? `Fault at ${t}: ${e.fault} of ${e.hosts.join(', ')}${e.detail ? ` ${e.detail}` : ''}.` : null;
     case 'fault.end':
-      return e.hosts.some(hostInvolved) ? `At ${t} the ${e.fault} of ${e.hosts.join(', ')} ended.` : null;
+      return e.hosts.some(involved) ? `At ${t} the ${e.fault} of ${e.hosts.join(', ')} ended.` : null;
     case 'host.crash':
-      return hostInvolved(e.node) ? `${e.node} crashed at ${t}: what it had not committed is read again by whoever takes its partitions.` : null;
+      return involved(e.node) ? `${e.node} crashed at ${t}: what it had not committed is read again by whoever takes its partitions.` : null;
     case 'host.restart':
-      return hostInvolved(e.node) ? `${e.node} restarted at ${t}.` : null;
+      return involved(e.node) ? `${e.node} restarted at ${t}.` : null;
     case 'host.stop':
-      return hostInvolved(e.node) ? `${e.node} was stopped at ${t}.` : null;
+      return involved(e.node) ? `${e.node} was stopped at ${t}.` : null;
     case 'host.power-off':
-      return hostInvolved(e.node) ? `${e.node} lost power at ${t}.` : null;
+      return involved(e.node) ? `${e.node} lost power at ${t}.` : null;
     case 'consumer.rebalance.start':
       return `${e.node} began rejoining its group at ${t} (${e.reason}).`;
     case 'consumer.assignment': {
@@ -225,8 +224,4 @@ function describe(e: Happening, h: History, involved: (node: string) => boolean,
     case 'group.offset.txn':
       return `The group coordinator refused a TxnOffsetCommit of producer ${e.producerId} at ${t} (${e.error}): its transaction must abort.`;
   }
-}
-
-function cap(story: string[]): string[] {
-  return story.length > MAX_LINES ? [...story.slice(0, MAX_LINES - 2), `... (${story.length - MAX_LINES + 2} more steps)`] : story;
 }

@@ -1,4 +1,5 @@
 import { formatTime, type Micros } from './time';
+import { widened } from './typedArrays';
 
 /** A function the scheduler calls with the argument it was scheduled with. */
 export type EventFn<A = any> = (arg: A) => void;
@@ -316,18 +317,10 @@ export class Scheduler {
 
   private growSlots(): void {
     const cap = this.sGen.length * 2;
-    const gen = new Int32Array(cap);
-    gen.set(this.sGen);
-    this.sGen = gen;
-    const live = new Uint8Array(cap);
-    live.set(this.sLive);
-    this.sLive = live;
-    const seq = new Float64Array(cap);
-    seq.set(this.sSeq);
-    this.sSeq = seq;
-    const free = new Int32Array(cap);
-    free.set(this.free);
-    this.free = free;
+    this.sGen = widened(this.sGen, cap);
+    this.sLive = widened(this.sLive, cap);
+    this.sSeq = widened(this.sSeq, cap);
+    this.free = widened(this.free, cap);
   }
 
   /** A cancelled slot's function and argument were dropped when it was cancelled. */
@@ -418,11 +411,7 @@ export class Scheduler {
 
   private grow(): void {
     const cap = this.hTime.length * 2;
-    const t = new Float64Array(cap);
-    t.set(this.hTime);
-    this.hTime = t;
-    const sl = new Int32Array(cap);
-    sl.set(this.hSlot);
-    this.hSlot = sl;
+    this.hTime = widened(this.hTime, cap);
+    this.hSlot = widened(this.hSlot, cap);
   }
 }

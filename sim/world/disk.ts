@@ -2,6 +2,7 @@ import type { Random } from '../core/random';
 import type { Scheduler } from '../core/scheduler';
 import { ms, type Micros } from '../core/time';
 import type { Trace } from '../core/trace';
+import { widened } from '../core/typedArrays';
 import { bool, defineKinds, list, num, obj, oneOf, str, type KindsOf } from '../core/traceSchema';
 
 /** What a write into a file is: our own object (a record batch, a metadata record) and its size. */
@@ -85,12 +86,8 @@ class SimFile {
   /** Room for more chunks: the size (whole bytes) and time columns double; typed, so the collector never walks them. */
   private grow(): void {
     const n = Math.max(8, this.sizes.length * 2);
-    const sizes = new Int32Array(n);
-    sizes.set(this.sizes);
-    const writtenAt = new Float64Array(n);
-    writtenAt.set(this.writtenAt);
-    this.sizes = sizes;
-    this.writtenAt = writtenAt;
+    this.sizes = widened(this.sizes, n);
+    this.writtenAt = widened(this.writtenAt, n);
   }
 
   /** Keeps the first `keep` chunks. */
