@@ -127,7 +127,7 @@ export class Sends {
       const tombstone = e.tombstone === true;
       if (tombstone && (this.flags.get(v) & TOMBSTONE) === 0) this.tombstones.push(v);
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown | (tombstone ? TOMBSTONE : 0));
-      this.setTp(v, this.tpIds.id(e.topic, e.partition));
+      this.setTp(v, this.invokeTp(e.topic, e.partition));
       // A first send finds its columns at their defaults (an answer is recorded only for a value sent): only a
       // value sent again has them to start over.
       if (e.key !== null) this.keys.set(v, num?.keyPrefix !== undefined && num.keyN! >= 0 ? this.keyNames.idOf(num.keyPrefix, num.keyN!) : this.keyNames.id(e.key));
@@ -191,6 +191,23 @@ export class Sends {
       }
     },
   };
+
+  /**
+   * send.invoke's partition id: kept by partition for the last topic named, since a producer's sends name one
+   * topic and spread over its partitions in turn (TopicPartitions.id remembers only the last partition).
+   */
+  private invokeTp(topic: string, partition: number): number {
+    if (topic !== this.invokeTopic) {
+      this.invokeTopic = topic;
+      this.invokeTps = [];
+    }
+    let tp = this.invokeTps[partition + 1];
+    if (tp === undefined) this.invokeTps[partition + 1] = tp = this.tpIds.id(topic, partition);
+    return tp;
+  }
+
+  private invokeTopic: string | null = null;
+  private invokeTps: number[] = [];
 
   private ordered(v: number): void {
     if (this.order === null) {
