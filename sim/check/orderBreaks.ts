@@ -152,6 +152,52 @@ interface Part {
   rowsOpen: number;
   /** The highest offset finished in the partition, any key, -1 before any. */
   maxFinished: number;
+  /**
+   * Quiet records finished whose keys' highest finished offsets are not written yet: only a record handed out
+   * below `maxFinished` reads those, so they are written together, when one is or when the list is full.
+   */
+  readonly done: FinishedList;
+}
+
+/** Finished offsets with their key ids, written to the key rows together (a loop over them, not one event each). */
+class FinishedList {
+  offsets = new Float64Array(0);
+  kids = new Int32Array(0);
+  length = 0;
+
+  push(o: number, kid: number): void {
+    if (this.length === this.offsets.length) this.grow();
+    this.offsets[this.length] = o;
+    this.kids[this.length++] = kid;
+  }
+
+  private grow(): void {
+    const size = this.offsets.length === 0 ? 64 : this.offsets.length * 2;
+    const offsets = new Float64Array(size);
+    const kids = new Int32Array(size);
+    offsets.set(this.offsets);
+    kids.set(this.kids);
+    this.offsets = offsets;
+    this.kids = kids;
+  }
+}
+
+/** How many finished quiet records a partition keeps before writing them to the key rows. */
+const DONE_MAX = 1024;
+
+/** Writes the partition's finished quiet records to their keys' rows (their highest finished offsets). */
+function writeDone(p: Part): void {
+  const d = p.done;
+  const offsets = d.offsets;
+  const kids = d.kids;
+  for (let i = 0; i < d.length; i++) {
+    const kid = kids[i]!;
+    const o = offsets[i]!;
+    const c = tableOf(p.group, p.tp, kid, true)!.chunk(kid, true)!;
+    const r = rowAt(kid) + MAX_FINISHED;
+    if (o > c[r]!) c[r] = o;
+  }
+  d.length = 0;
 }
 
 interface Group {
@@ -186,7 +232,7 @@ class Tracker {
   part(g: Group, tp: number): Part {
     let p = g.parts[tp];
     if (p === undefined) {
-      p = g.parts[tp] = { group: g, tp, out: new OutOffsets(), quiet: new OutOffsets(), quietPoll: -1, quietLast: -1, rowsOpen: 0, maxFinished: -1 };
+      p = g.parts[tp] = { group: g, tp, out: new OutOffsets(), quiet: new OutOffsets(), quietPoll: -1, quietLast: -1, rowsOpen: 0, maxFinished: -1, done: new FinishedList() };
       (this.byTp[tp] ??= []).push(p);
     }
     return p;
@@ -207,6 +253,8 @@ class Tracker {
     // Quiet while no key row of the partition has an offset out and every record out came with this poll.
     let quiet = p.rowsOpen === 0 && (p.quiet.size === 0 || p.quietPoll === poll);
     if (!quiet) enterQuiet(p);
+    // The keys' rows are read below (a highest finished offset) only for a record handed out below the partition's.
+    if (p.done.length > 0 && !quiet) writeDone(p);
     for (let i = 0; i < offsets.length; i++) {
       const key = keys[i];
       if (key === null || key === undefined) continue;
@@ -223,6 +271,7 @@ class Tracker {
         }
         quiet = false;
         enterQuiet(p);
+        if (p.done.length > 0) writeDone(p);
       }
       const t = tableOf(g, p.tp, kid, true)!;
       const c = t.chunk(kid, true)!;
@@ -322,11 +371,10 @@ function finished(p: Part | undefined, offsets: readonly number[]): void {
     if (p.quiet.size > 0) {
       const q = p.quiet.get(o);
       if (q >= 0) {
-        // A quiet record: out of no key row, so only its key's highest finished offset is written.
+        // A quiet record: out of no key row; its key's highest finished offset is written later, with others.
         p.quiet.delete(o);
-        const c = tableOf(p.group, p.tp, q, true)!.chunk(q, true)!;
-        const r = rowAt(q);
-        if (o > c[r + MAX_FINISHED]!) c[r + MAX_FINISHED] = o;
+        p.done.push(o, q);
+        if (p.done.length >= DONE_MAX) writeDone(p);
         if (o > p.maxFinished) p.maxFinished = o;
         continue;
       }
