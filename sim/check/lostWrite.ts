@@ -56,11 +56,13 @@ export const lostWrite: CheckDefinition = {
       report: (out) => {
         const lost: number[] = [];
         if (h.finals.byTp.size > 0) {
-          h.sends.forEach((v) => {
-            if (h.sends.status(v) !== Status.Ok || inFinal.has(v)) return;
+          const s = h.sends;
+          for (let i = 0, n = s.orderSpan; i < n; i++) {
+            const v = s.sentAt(i);
+            if (v < 0 || s.status(v) !== Status.Ok || inFinal.has(v)) continue;
             const f = h.finals.get(lostTp(h, v));
             if (f && !goneLegitimately(h, v, recordOffset(h, v), f, deletes)) lost.push(v);
-          });
+          }
         }
         const s = h.sends;
         out['lost-write'] = result(

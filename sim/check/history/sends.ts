@@ -297,6 +297,21 @@ export class Sends {
     for (let v = 0; v <= this.lastInvoked; v++) if ((this.flags.get(v) & STATUS) !== Status.None) f(v);
   }
 
+  /**
+   * The send order as positions, for a pass written as a plain loop (`for (i < orderSpan) { v = sentAt(i); if
+   * (v >= 0) ... }`): a pass over 10^5 values that calls a function for each (forEach's callback, which sees every
+   * check's) costs several times the loop's reads.
+   */
+  get orderSpan(): number {
+    return this.order !== null ? this.orderLength : this.lastInvoked + 1;
+  }
+
+  /** The value at position `i` of the send order, -1 for an id never sent (i < orderSpan). */
+  sentAt(i: number): number {
+    if (this.order !== null) return this.order.get(i);
+    return (this.flags.get(i) & STATUS) !== Status.None ? i : -1;
+  }
+
   /** Sent values in send order, while `f` returns true. */
   forEachUntil(f: (v: number) => boolean): void {
     if (this.order !== null) {
