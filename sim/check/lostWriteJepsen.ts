@@ -15,7 +15,7 @@ export const lostWriteJepsen: CheckDefinition = {
     report: (out) => {
       const s = h.sends;
       const lost: number[] = [];
-      for (let i = 0, n = s.orderSpan; i < n; i++) {
+      for (let i = h.unreadFrom(), n = s.orderSpan; i < n; i++) {
         const v = s.sentAt(i);
         if (v < 0 || s.status(v) !== Status.Ok) continue;
         const o = s.offset(v);

@@ -306,6 +306,11 @@ export class Sends {
     return this.order !== null ? this.orderLength : this.lastInvoked + 1;
   }
 
+  /** Whether positions in the send order are value ids (ascending so far); once not, they index an order list. */
+  get inIdOrder(): boolean {
+    return this.order === null;
+  }
+
   /** The value at position `i` of the send order, -1 for an id never sent (i < orderSpan). */
   sentAt(i: number): number {
     if (this.order !== null) return this.order.get(i);
