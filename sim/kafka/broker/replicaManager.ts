@@ -13,7 +13,7 @@ import type {
   ProduceRequest,
   ProduceResponse,
 } from '../protocol';
-import { batchesBytes } from '../protocol';
+import { batchesBytes, tpKey } from '../protocol';
 import type { RecordBatch } from '../records';
 import { contextPartitions, FetchManager, type CachedPartition, type FetchContext } from './fetchSession';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
@@ -260,6 +260,13 @@ export class ReplicaManager {
     return f;
   }
 
+  /** A log's start offset moved outside replication (retention): its fetcher's next request carries it. */
+  logStartOffsetMoved(topic: string, partition: number): void {
+    if (this.fetchers.size === 0) return;
+    const key = tpKey(topic, partition);
+    for (const f of this.fetchers.values()) f.logStartOffsetMoved(key);
+  }
+
   private removeFromFetchers(p: Partition): void {
     for (const f of this.fetchers.values()) f.remove(p);
   }
@@ -283,6 +290,7 @@ export class ReplicaManager {
       emitFollowerHighWatermark: (p, hw) => h.emitFollowerHighWatermark(p, hw),
       shouldFollowerThrottle: (p) => h.shouldFollowerThrottle(p),
       recordFollowerThrottled: (p, bytes) => h.recordFollowerThrottled(p, bytes),
+      followerThrottleConfigured: () => h.followerThrottleConfigured(),
     };
   }
 

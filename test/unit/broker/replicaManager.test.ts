@@ -50,6 +50,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2], overrides: Partial<R
     recordLeaderThrottled: () => {},
     shouldFollowerThrottle: () => false,
     recordFollowerThrottled: () => {},
+    followerThrottleConfigured: () => false,
     metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
     isAliveBroker: () => true,
     metrics: new BrokerMetrics(w.now),
@@ -211,6 +212,7 @@ describe('ReplicaManager: fetch sessions with throttles, leader hints and a foll
     const sent: { req: Omit<FetchRequest, 'correlationId'>; done: (o: { ok: true; response: FetchResponse }) => void }[] = [];
     const { w, rm } = leaderBroker([1, 2], {
       shouldFollowerThrottle: (p) => throttled.has(p.partition), // [RemoteLeaderEndPoint.buildFetch]
+      followerThrottleConfigured: () => true, // the topic names throttled follower replicas
       sendFetch: (_leader, req, _bytes, _timeout, done) => sent.push({ req, done }),
     });
     for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, replicas: [1, 2], isr: [2], elr: [] });
