@@ -282,7 +282,9 @@ export class Partition {
 
   /**
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
-   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
+   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that) —
+   * except the read that completes a delayed fetch (`fromPurgatory`): the follower's offsets are the ones its
+   * first read already recorded. [src: DelayedFetch.scala `onComplete` (readFromPurgatory = true); ReplicaManager `fetchMessages`]
    * Returns null when the read found nothing and nothing went wrong (no records, no error, no diverging
    * epoch), with the HW, log start and end it saw in readHighWatermark etc. for `emptyReadResponse`.
    */
@@ -293,6 +295,7 @@ export class Partition {
     maxBytes: number,
     isolationLevel: 'read_uncommitted' | 'read_committed',
     throttled = false,
+    fromPurgatory = false,
   ): FetchPartitionResponse | null {
     const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
     if (epochError !== 'NONE') return this.errorResponse(epochError);
@@ -304,7 +307,7 @@ export class Partition {
     const atLatestEpoch = isFollower && req.lastFetchedEpoch === log.latestEpoch();
     if (atLatestEpoch && req.fetchOffset === leo && leo >= log.logStartOffset) {
       // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
-      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      if (!fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
       return this.emptyRead(hw, leo);
     }
     // A follower at our latest epoch and not past our end has not diverged (that epoch ends at our LEO), so the
@@ -325,7 +328,7 @@ export class Partition {
     // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
     const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
-    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    if (isFollower && !fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
     if (r.batches.length === 0) return this.emptyRead(hw, leo);
     const resp = this.response('NONE', hw, leo, null, r.batches);
     if (isFollower) return resp;
@@ -385,6 +388,11 @@ export class Partition {
     updateFetchState(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
     this.maybeExpandIsr(f);
     if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
+  }
+
+  /** What this leader last recorded of a follower's fetches (for describing and testing; undefined when none). */
+  followerFetchState(brokerId: number): Readonly<FollowerState> | undefined {
+    return this.followerOf(brokerId);
   }
 
   /** The follower's state: a scan of the (two or so) followers, cheaper than the map on every fetched partition. */
