@@ -99,6 +99,20 @@ describe('ReplicaManager: delayed operations after a Produce', () => {
     ]);
   });
 
+  it('the read that completes a parked follower fetch leaves the follower state as its first read recorded it', () => {
+    const { w, rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', followerFetch(7, 0));
+    const follower = () => ({ ...rm.partition('orders', 0)!.followerFetchState(2)! });
+    const first = follower();
+    expect(first.lastFetchTimeMs).toBe(0);
+    w.runUntil(w.now + 200_000); // 200 ms later, still parked (maxWaitMs 500)
+    rm.handleProduce('producer-1', produce(8, 1));
+    expect(replies.map((r) => r.msg.type)).toEqual(['ProduceResponse', 'FetchResponse']);
+    // Kafka's DelayedFetch.onComplete reads with readFromPurgatory = true: no second fetch is recorded at 200 ms,
+    // so the follower's last fetch still saw log end 0 at 0 ms (what decides its lastCaughtUpTimeMs next time).
+    expect(follower()).toEqual(first);
+  });
+
   it('answers an acks=all produce when the HW covers it, and a consumer fetch parked on the HW after that answer', () => {
     const { rm, replies } = leaderBroker([1]); // the leader is the only replica: its own append moves the HW
     rm.handleFetch('consumer-1', { ...followerFetch(3, 0), replicaId: -1, replicaEpoch: -1, partitions: followerFetch(3, 0).partitions.map((p) => ({ ...p, lastFetchedEpoch: -1 })) });
