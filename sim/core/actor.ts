@@ -51,11 +51,6 @@ function fireTimer(rec: TimerRecord): void {
  */
 export abstract class Actor {
   private _alive = true;
-  /**
-   * The record of this actor's last timer. Records are immutable, so timers of one function share one (a
-   * function kept for the actor's life, like a sender's pass, is armed thousands of times).
-   */
-  private timerRec: TimerRecord | null = null;
 
   constructor(
     readonly id: string,
@@ -81,11 +76,9 @@ export abstract class Actor {
   /** Runs `fn` after `delay` microseconds, unless this incarnation has died by then. */
   setTimer(delay: Micros, fn: () => void): TimerId {
     if (!this._alive) return NO_TIMER;
-    let rec = this.timerRec;
-    if (rec === null || rec.fn !== fn) this.timerRec = rec = { actor: this, fn };
     // The name for the scheduler's error is built only when there is one (this runs for every timer).
-    if (!(delay >= 0)) return this.ctx.scheduler.after(delay, fireTimer, rec, `a timer of ${this.id}`);
-    return this.ctx.scheduler.after(delay, fireTimer, rec);
+    if (!(delay >= 0)) return this.ctx.scheduler.after(delay, fireTimer, { actor: this, fn }, `a timer of ${this.id}`);
+    return this.ctx.scheduler.after(delay, fireTimer, { actor: this, fn });
   }
 
   cancelTimer(id: TimerId): void {
