@@ -70,12 +70,14 @@ export class OutOffsets {
   private base = 0;
   private count = 0;
   private readonly far = new Map<number, number>();
+  /** far.size, kept here: the size is asked at every poll and finish, and the map is one more object to reach. */
+  private farCount = 0;
 
   /** The key id of offset o while it is out, -1 when it is not. */
   get(o: number): number {
     const i = o - this.base;
     if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) return this.keys[i]! - 1;
-    return this.far.size === 0 ? -1 : (this.far.get(o) ?? -1);
+    return this.farCount === 0 ? -1 : (this.far.get(o) ?? -1);
   }
 
   set(o: number, kid: number): void {
@@ -83,10 +85,11 @@ export class OutOffsets {
     let i = o - this.base;
     if ((i < 0 || i >= this.keys.length) && !this.fit(o)) {
       this.far.set(o, kid);
+      this.farCount = this.far.size;
       return;
     }
     i = o - this.base;
-    if (this.far.size > 0) this.far.delete(o);
+    if (this.farCount > 0 && this.far.delete(o)) this.farCount--;
     if (this.keys[i] === 0) this.count++;
     this.keys[i] = kid + 1;
   }
@@ -96,12 +99,12 @@ export class OutOffsets {
     if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) {
       this.keys[i] = 0;
       this.count--;
-    } else if (this.far.size > 0) this.far.delete(o);
+    } else if (this.farCount > 0 && this.far.delete(o)) this.farCount--;
   }
 
   /** How many offsets are out. */
   get size(): number {
-    return this.count + this.far.size;
+    return this.count + this.farCount;
   }
 
   /** Every offset out with its key id, ascending by offset. */
