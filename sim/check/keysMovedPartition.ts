@@ -7,13 +7,39 @@
  * elsewhere (or the sends changed after their answers) does the report go through the sends for the stories.
  */
 import { FIGURE, type CheckDefinition, type ReportOut } from './check';
-import { IntColumn } from './history/columns';
+import { SmallColumn } from './history/columns';
 import type { History } from './history/history';
 import { Status } from './history/sends';
 import { result } from './report';
 
+/**
+ * Per key id, the partition its first acknowledged record landed on, as partition + 2 (0: none yet) in 16 bits:
+ * a run's keys are looked up in random order as their records are answered, so the table is kept small enough to
+ * stay in cache (2 bytes a key). A partition past 65,532 is kept aside.
+ */
+class FirstPartitions {
+  private readonly column = new SmallColumn(16);
+  private readonly side = new Map<number, number>();
+
+  /** The partition, or NONE. */
+  get(key: number): number {
+    const x = this.column.get(key);
+    return x === 0 ? NONE : x !== SIDE ? x - 2 : this.side.get(key)!;
+  }
+
+  set(key: number, partition: number): void {
+    if (partition + 2 < SIDE) this.column.set(key, partition + 2);
+    else {
+      this.column.set(key, SIDE);
+      this.side.set(key, partition);
+    }
+  }
+}
+
 /** No record of the key acknowledged yet (a partition is >= -1). */
 const NONE = -2;
+/** In FirstPartitions' column: the partition is in the side table. */
+const SIDE = 0xffff;
 
 export const keysMovedPartition: CheckDefinition = {
   id: 'keysMovedPartition',
@@ -21,9 +47,9 @@ export const keysMovedPartition: CheckDefinition = {
   make: (h) => {
     const s = h.sends;
     /** (producer, topic) -> key id -> the partition its first acknowledged record landed on. */
-    const partitionOfKey = new Map<number, IntColumn>();
+    const partitionOfKey = new Map<number, FirstPartitions>();
     let lastWhere = -1;
-    let last: IntColumn | undefined;
+    let last: FirstPartitions | undefined;
     let moved = false;
     s.onComplete((a) => {
       const key = a.key;
@@ -32,7 +58,7 @@ export const keysMovedPartition: CheckDefinition = {
       const where = a.producer * 0x100000 + h.tps.topic(tp);
       if (where !== lastWhere || last === undefined) {
         last = partitionOfKey.get(where);
-        if (last === undefined) partitionOfKey.set(where, (last = new IntColumn(NONE)));
+        if (last === undefined) partitionOfKey.set(where, (last = new FirstPartitions()));
         lastWhere = where;
       }
       const p = h.tps.partition(tp);

@@ -70,12 +70,14 @@ export class OutOffsets {
   private base = 0;
   private count = 0;
   private readonly far = new Map<number, number>();
+  /** far.size, kept here: the size is asked at every poll and finish, and the map is one more object to reach. */
+  private farCount = 0;
 
   /** The key id of offset o while it is out, -1 when it is not. */
   get(o: number): number {
     const i = o - this.base;
     if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) return this.keys[i]! - 1;
-    return this.far.size === 0 ? -1 : (this.far.get(o) ?? -1);
+    return this.farCount === 0 ? -1 : (this.far.get(o) ?? -1);
   }
 
   set(o: number, kid: number): void {
@@ -83,10 +85,11 @@ export class OutOffsets {
     let i = o - this.base;
     if ((i < 0 || i >= this.keys.length) && !this.fit(o)) {
       this.far.set(o, kid);
+      this.farCount = this.far.size;
       return;
     }
     i = o - this.base;
-    if (this.far.size > 0) this.far.delete(o);
+    if (this.farCount > 0 && this.far.delete(o)) this.farCount--;
     if (this.keys[i] === 0) this.count++;
     this.keys[i] = kid + 1;
   }
@@ -96,12 +99,12 @@ export class OutOffsets {
     if (i >= 0 && i < this.keys.length && this.keys[i] !== 0) {
       this.keys[i] = 0;
       this.count--;
-    } else if (this.far.size > 0) this.far.delete(o);
+    } else if (this.farCount > 0 && this.far.delete(o)) this.farCount--;
   }
 
   /** How many offsets are out. */
   get size(): number {
-    return this.count + this.far.size;
+    return this.count + this.farCount;
   }
 
   /** Every offset out with its key id, ascending by offset. */
@@ -277,34 +280,8 @@ class Tracker {
       const c = t.chunk(kid, true)!;
       const r = rowAt(kid);
       p.out.set(o, kid);
-      const maxFinished = c[r + MAX_FINISHED]!;
-      let why: string | null = maxFinished > o ? `after offset ${maxFinished} of the same key was finished` : null;
-      const one = c[r + OPEN]!;
-      if (one === NO_OFFSET) {
-        c[r + OPEN] = o;
-        c[r + POLL] = poll;
-        p.rowsOpen++;
-      } else if (one >= 0) {
-        if (one === o) c[r + POLL] = poll;
-        else {
-          if (why === null && one < o && c[r + POLL] !== poll) why = `while offset ${one} of the same key was still out`;
-          t.many.set(kid, { open: [one, o], polls: [c[r + POLL]!, poll] });
-          c[r + OPEN] = SEVERAL;
-        }
-      } else {
-        const k = t.many.get(kid)!;
-        let at = -1;
-        for (let j = 0; j < k.open.length; j++) {
-          const earlier = k.open[j]!;
-          if (earlier === o) at = j;
-          if (why === null && earlier < o && k.polls[j] !== poll) why = `while offset ${earlier} of the same key was still out`;
-        }
-        if (at >= 0) k.polls[at] = poll;
-        else {
-          k.open.push(o);
-          k.polls.push(poll);
-        }
-      }
+      const why = breakOf(t, c, r, kid, o, poll);
+      markOut(p, t, c, r, kid, o, poll);
       if (why !== null) {
         this.breaks++;
         if (this.examples.length < 5) this.examples.push(`${g.name} ${this.tps.key(p.tp)}: key ${key} offset ${o} was handed out ${why}`);
@@ -346,18 +323,44 @@ function enterQuiet(p: Part): void {
     p.quiet.delete(o);
     p.out.set(o, kid);
     const t = tableOf(p.group, p.tp, kid, true)!;
-    const c = t.chunk(kid, true)!;
-    const r = rowAt(kid);
-    const one = c[r + OPEN]!;
-    if (one === NO_OFFSET) {
-      c[r + OPEN] = o;
-      c[r + POLL] = poll;
-      p.rowsOpen++;
-    } else if (one >= 0) {
+    markOut(p, t, t.chunk(kid, true)!, rowAt(kid), kid, o, poll);
+  }
+}
+
+/** Why handing out offset `o` of the key (its row at `r` of chunk `c` of table `t`) with `poll` breaks the order, or null. */
+function breakOf(t: KeyTable, c: Float64Array, r: number, kid: number, o: number, poll: number): string | null {
+  const maxFinished = c[r + MAX_FINISHED]!;
+  if (maxFinished > o) return `after offset ${maxFinished} of the same key was finished`;
+  const one = c[r + OPEN]!;
+  if (one >= 0) return one < o && c[r + POLL] !== poll ? `while offset ${one} of the same key was still out` : null;
+  if (one === SEVERAL) {
+    const k = t.many.get(kid)!;
+    for (let j = 0; j < k.open.length; j++) {
+      const earlier = k.open[j]!;
+      if (earlier < o && k.polls[j] !== poll) return `while offset ${earlier} of the same key was still out`;
+    }
+  }
+  return null;
+}
+
+/** Records offset `o` of the key as out with `poll` in its row (handed out again: with this poll now). */
+function markOut(p: Part, t: KeyTable, c: Float64Array, r: number, kid: number, o: number, poll: number): void {
+  const one = c[r + OPEN]!;
+  if (one === NO_OFFSET) {
+    c[r + OPEN] = o;
+    c[r + POLL] = poll;
+    p.rowsOpen++;
+  } else if (one >= 0) {
+    if (one === o) c[r + POLL] = poll;
+    else {
       t.many.set(kid, { open: [one, o], polls: [c[r + POLL]!, poll] });
       c[r + OPEN] = SEVERAL;
-    } else {
-      const k = t.many.get(kid)!;
+    }
+  } else {
+    const k = t.many.get(kid)!;
+    const at = k.open.indexOf(o);
+    if (at >= 0) k.polls[at] = poll;
+    else {
       k.open.push(o);
       k.polls.push(poll);
     }

@@ -16,8 +16,12 @@ import type { History } from './history/history';
 import { Status } from './history/sends';
 import { result, type CheckResult } from './report';
 
-/** A stream sweeps once this many points wait in it. */
-const SWEEP_AT = 4096;
+/**
+ * A stream sweeps once this many points wait in it (or twice as many as its last sweep left, when the oldest open
+ * send holds them back): few, so the lists a record is added to stay in cache; the sweep's result is the same
+ * whenever it runs.
+ */
+const SWEEP_AT = 64;
 
 /** The sends of one (producer, partition), swept in time order: invocations open a stretch, answers close it. */
 class Stream {
@@ -29,6 +33,8 @@ class Stream {
   private lastInvoked = -Infinity;
   private pending = 0;
   private since = 0;
+  /** Sweep when this many points wait. */
+  sweepAt = SWEEP_AT;
   /** The first of its longest stretches (length 0: none yet), and its stretches over a second added up. */
   longest = 0;
   longestStart = 0;
@@ -140,7 +146,10 @@ export const unavailability: CheckDefinition = {
       stream.invoke(a.invokeUs);
       stream.answer(a.doneUs);
       // No send to come can be invoked before the oldest one open, nor answered before now.
-      if (stream.waiting >= SWEEP_AT) stream.sweep(s.oldestOpenUs(a.doneUs), h.quietUs >= 0 ? h.quietUs : Infinity);
+      if (stream.waiting >= stream.sweepAt) {
+        stream.sweep(s.oldestOpenUs(a.doneUs), h.quietUs >= 0 ? h.quietUs : Infinity);
+        stream.sweepAt = Math.max(SWEEP_AT, 2 * stream.waiting);
+      }
     });
     return {
       report: (out) => {
