@@ -141,7 +141,8 @@ export class Admin extends Process {
     let attempt = 0;
     const send = (target: string): void => {
       attempt++;
-      this.net.send(target, body, { timeoutMs: 5000 }, (o: Outcome<R & { error?: string; leaderHint?: string | null }>) => {
+      // A copy per attempt: `send` stamps the correlation id on the body it is given, and this one is sent again.
+      this.net.send(target, { ...body }, { timeoutMs: 5000 }, (o: Outcome<R & { error?: string; leaderHint?: string | null }>) => {
         if (o.ok && o.response.error !== 'NOT_CONTROLLER') {
           onAnswer(o.response);
           return;

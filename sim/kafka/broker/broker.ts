@@ -797,7 +797,8 @@ export class Broker extends Process {
       toController: (request, timeoutMs, done) => {
         const controller = this.controllerNode();
         if (!controller) return done(null);
-        this.net.send(controller, request, { timeoutMs }, (o: Outcome<unknown>) => done(o.ok ? o.response : null));
+        // A copy: `send` stamps its correlation id on the body, and forwardToController sends this one again.
+        this.net.send(controller, { ...request }, { timeoutMs }, (o: Outcome<unknown>) => done(o.ok ? o.response : null));
       },
       sendData: (peer, data) => super.send(peer, new WireData(data), data.length),
       close: (peer) => this.disconnect(peer),

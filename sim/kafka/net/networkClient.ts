@@ -29,23 +29,13 @@ export class NetworkClient {
   /**
    * Sends `body` (without its correlation id) and calls `onDone` exactly once. With `expectResponse`
    * false (acks=0 produce) nothing is awaited and `onDone` is not called.
+   *
+   * `body` must be built for this one request and not touched again: it becomes the message itself, its
+   * correlation id set on it (no copy per request: a spread over a dozen request shapes is megamorphic and
+   * showed up on every path). A caller that sends the same body again (a retry) hands a copy each time, or the
+   * retry would re-stamp the message still in flight.
    */
   send<Q extends { type: string }, R>(
-    to: string,
-    body: Q,
-    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
-    onDone: (o: Outcome<R>) => void,
-  ): number {
-    const correlationId = this.nextCorrelationId++;
-    return this.dispatch(to, { ...body, correlationId }, correlationId, opts, onDone);
-  }
-
-  /**
-   * As `send`, for a body built for this one request and never touched again by the caller: it becomes the
-   * message itself, its correlation id set on it (the same fields in the same order as `send`'s copy), which
-   * spares a copy per request on the fetch and produce paths.
-   */
-  sendFresh<Q extends { type: string }, R>(
     to: string,
     body: Q,
     opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
@@ -55,6 +45,16 @@ export class NetworkClient {
     const msg = body as Q & { correlationId: number };
     msg.correlationId = correlationId;
     return this.dispatch(to, msg, correlationId, opts, onDone);
+  }
+
+  /** `send` (its name from when `send` copied the body; the fetch and produce paths call it). */
+  sendFresh<Q extends { type: string }, R>(
+    to: string,
+    body: Q,
+    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
+    onDone: (o: Outcome<R>) => void,
+  ): number {
+    return this.send(to, body, opts, onDone);
   }
 
   private dispatch<R>(

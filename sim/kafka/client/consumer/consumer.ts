@@ -188,6 +188,7 @@ export class Consumer extends Process {
       s.awaitingValidation = false;
       s.awaitingCommitted = true;
     }
+    this.subscriptions.changed();
     this.wake();
   }
 
@@ -219,6 +220,7 @@ export class Consumer extends Process {
   /** KafkaConsumer.pause / resume of every assigned partition. */
   setPaused(paused: boolean): void {
     for (const s of this.subscriptions.assignedPartitions()) s.paused = paused;
+    this.subscriptions.changed();
     if (!paused) this.wake();
   }
 

@@ -46,41 +46,85 @@ export interface FetcherHost {
   setTimer(delay: Micros, fn: () => void): unknown;
 }
 
+/** The assigned partitions one broker leads (or none does: leader -1), in assignment order, with their leader epochs. */
+interface LeaderGroup {
+  readonly leader: number;
+  readonly parts: PartitionState[];
+  readonly leaderEpochs: number[];
+}
+
 export class Fetcher {
   private readonly inFlight = new Set<number>();
   private readonly backoffUntil = new Map<number, Micros>();
   /** One fetch session per broker [AbstractFetch.sessionHandlers]. */
   private readonly sessions = new Map<number, FetchSessionHandler>();
+  /** The assignment by leader, in broker id order; rebuilt when the assignment or the metadata changes. */
+  private groups: LeaderGroup[] = [];
+  private groupsAt = -1;
+  private groupsAtMetadata = -1;
 
   constructor(private readonly host: FetcherHost) {}
 
-  /** Sends a fetch to every leader that has fetchable partitions and no fetch in flight; returns how many were sent. */
+  private leaderGroups(): readonly LeaderGroup[] {
+    const h = this.host;
+    const subs = h.subscriptions;
+    const md = h.metadata;
+    if (this.groupsAt === subs.assignmentVersion && this.groupsAtMetadata === md.version) return this.groups;
+    const byLeader = new Map<number, LeaderGroup>();
+    for (const s of subs.assignedPartitions()) {
+      const leader = md.leaderOf(s.topic, s.partition);
+      let g = byLeader.get(leader);
+      if (!g) byLeader.set(leader, (g = { leader, parts: [], leaderEpochs: [] }));
+      g.parts.push(s);
+      g.leaderEpochs.push(md.leaderEpochOf(s.topic, s.partition));
+    }
+    this.groups = [...byLeader.values()].sort((a, b) => a.leader - b.leader);
+    this.groupsAt = subs.assignmentVersion;
+    this.groupsAtMetadata = md.version;
+    return this.groups;
+  }
+
+  /**
+   * Sends a fetch to every leader that has fetchable partitions and no fetch in flight; returns how many were sent.
+   * Only the partitions of leaders free to be fetched from are looked at (the others wait for their answers).
+   */
   sendFetches(): number {
     const h = this.host;
     const c = h.config;
-    const building = new Map<number, FetchSessionHandler>();
+    const subs = h.subscriptions;
+    const buffer = h.buffer;
+    const maxBytes = c['max.partition.fetch.bytes'];
+    let building: number[] | null = null;
     let unknownLeader = false;
-    for (const s of h.subscriptions.assignedPartitions()) {
-      if (!h.subscriptions.isFetchable(s) || h.buffer.has(s.key)) continue;
-      const leader = h.metadata.leaderOf(s.topic, s.partition);
+    for (const g of this.leaderGroups()) {
+      const leader = g.leader;
+      const parts = g.parts;
       if (leader < 0) {
-        unknownLeader = true;
+        for (let i = 0; i < parts.length; i++) {
+          const s = parts[i]!;
+          if (subs.isFetchable(s) && !buffer.has(s.key)) unknownLeader = true;
+        }
         continue;
       }
       if (this.inFlight.has(leader) || (this.backoffUntil.get(leader) ?? 0) > h.now) continue;
-      let session = building.get(leader);
-      if (!session) {
-        session = this.sessions.get(leader);
-        if (!session) this.sessions.set(leader, (session = new FetchSessionHandler()));
-        session.begin();
-        building.set(leader, session);
+      let session: FetchSessionHandler | undefined;
+      for (let i = 0; i < parts.length; i++) {
+        const s = parts[i]!;
+        if (!subs.isFetchable(s) || buffer.has(s.key)) continue;
+        if (!session) {
+          session = this.sessions.get(leader);
+          if (!session) this.sessions.set(leader, (session = new FetchSessionHandler()));
+          session.begin();
+          (building ??= []).push(leader);
+        }
+        session.add(s.key, s.topic, s.partition, s.position!, -1, g.leaderEpochs[i]!, -1, maxBytes);
       }
-      session.add(s.key, s.topic, s.partition, s.position!, -1, h.metadata.leaderEpochOf(s.topic, s.partition), -1, c['max.partition.fetch.bytes']);
     }
     if (unknownLeader) h.requestMetadata();
-    const nodes = [...building.keys()].sort((a, b) => a - b);
-    for (const node of nodes) this.send(node, building.get(node)!);
-    return nodes.length;
+    if (building === null) return 0;
+    // In broker id order (the groups are).
+    for (const node of building) this.send(node, this.sessions.get(node)!);
+    return building.length;
   }
 
   hasInFlight(): boolean {

@@ -37,6 +37,19 @@ const NO_REQUESTS: readonly [number, PartitionState[]][] = [];
 export class OffsetFetcher {
   private readonly inFlight = new Set<string>();
   private readonly retryAt = new Map<string, Micros>();
+  /** The last `byLeader` walk found a partition `wanted` picks (whether or not it could be asked for yet). */
+  private sawWanted = false;
+  /**
+   * `subscriptions.version` when a walk last found no partition waiting for a reset: until a reset is asked for
+   * or the assignment changes, none can be, and the poll skips the walk. -1: walk.
+   */
+  private noResetsAt = -1;
+  /**
+   * `subscriptions.version` and `metadata.version` when validation last found every position validated against
+   * the leader epoch it knows and none awaiting a check: until a position or a leader epoch moves, that holds.
+   */
+  private validatedAt = -1;
+  private validatedAtMetadata = -1;
 
   constructor(private readonly host: OffsetFetcherHost) {}
 
@@ -48,8 +61,11 @@ export class OffsetFetcher {
     const h = this.host;
     // Every poll asks, and almost always no partition is wanted: build nothing until one is.
     let byNode: Map<number, PartitionState[]> | null = null;
+    this.sawWanted = false;
     for (const s of h.subscriptions.assignedPartitions()) {
-      if (!wanted(s) || this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
+      if (!wanted(s)) continue;
+      this.sawWanted = true;
+      if (this.inFlight.has(s.key) || (this.retryAt.get(s.key) ?? 0) > h.now) continue;
       const leader = h.metadata.leaderOf(s.topic, s.partition);
       if (leader < 0) {
         h.requestMetadata();
@@ -66,7 +82,11 @@ export class OffsetFetcher {
   /** ListOffsets for every partition waiting for a reset, one request per leader. */
   resetPositionsIfNeeded(): void {
     const h = this.host;
-    for (const [node, parts] of this.byLeader((s) => s.reset !== null)) {
+    const version = h.subscriptions.version;
+    if (this.noResetsAt === version) return;
+    const requests = this.byLeader((s) => s.reset !== null);
+    if (!this.sawWanted) this.noResetsAt = version;
+    for (const [node, parts] of requests) {
       const items = parts.map((s) => ({ s, target: s.reset! }));
       for (const it of items) this.inFlight.add(it.s.key);
       const request = {
@@ -119,6 +139,10 @@ export class OffsetFetcher {
    */
   validatePositionsIfNeeded(): void {
     const h = this.host;
+    const version = h.subscriptions.version;
+    const metadataVersion = h.metadata.version;
+    // Every position was validated against the leader epoch known then, and no leader epoch or position moved.
+    if (this.validatedAt === version && this.validatedAtMetadata === metadataVersion) return;
     // A leader change since the position was established calls for a check. [SubscriptionState.java `maybeValidatePositionForCurrentLeader`]
     for (const s of h.subscriptions.assignedPartitions()) {
       if (s.position === null || s.awaitingValidation) continue;
@@ -128,7 +152,12 @@ export class OffsetFetcher {
         else s.validatedLeaderEpoch = epoch;
       }
     }
-    for (const [node, parts] of this.byLeader((s) => s.awaitingValidation && s.position !== null)) {
+    const requests = this.byLeader((s) => s.awaitingValidation && s.position !== null);
+    if (!this.sawWanted) {
+      this.validatedAt = version;
+      this.validatedAtMetadata = metadataVersion;
+    }
+    for (const [node, parts] of requests) {
       const sent = parts.map((s) => ({ s, position: s.position!, epoch: s.positionEpoch, leaderEpoch: h.metadata.leaderEpochOf(s.topic, s.partition) }));
       for (const x of sent) this.inFlight.add(x.s.key);
       const request = {
@@ -156,6 +185,8 @@ export class OffsetFetcher {
       }
       s.awaitingValidation = false;
       s.validatedLeaderEpoch = x.leaderEpoch;
+      // The epoch checked may be older than the one known now: the next poll looks again.
+      h.subscriptions.changed();
       if (p.endOffset >= 0 && p.leaderEpoch >= 0 && p.endOffset >= x.position) continue;
       // Truncation: the log ends before our position in that epoch (or the epoch is unknown).
       h.trace.emit('consumer.truncation', h.id, { topic: s.topic, partition: s.partition, position: x.position, endOffset: p.endOffset, leaderEpoch: p.leaderEpoch });

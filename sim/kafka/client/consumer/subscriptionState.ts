@@ -44,6 +44,18 @@ export class SubscriptionState {
   manual = false;
   private readonly assigned = new Map<string, PartitionState>();
   private sorted: PartitionState[] = [];
+  /**
+   * Bumped when the assignment changes or a position is set, reset or dropped (`seek`, `requestReset`, `changed`),
+   * so a poll can tell that no partition can have come to want a reset or a validation since it last looked.
+   */
+  version = 0;
+  /** Bumped when the assignment changes (what a by-leader grouping of the partitions depends on). */
+  assignmentVersion = 0;
+
+  /** A caller set a partition's position, reset or validation state by hand. */
+  changed(): void {
+    this.version++;
+  }
 
   subscribe(topics: readonly string[]): void {
     this.topics = [...topics].sort();
@@ -66,6 +78,8 @@ export class SubscriptionState {
     this.assigned.clear();
     for (const [k, v] of keep) this.assigned.set(k, v);
     this.sorted = [...keep.values()];
+    this.version++;
+    this.assignmentVersion++;
   }
 
   assignedPartitions(): readonly PartitionState[] {
@@ -98,6 +112,7 @@ export class SubscriptionState {
 
   /** Moves the position; everything waiting on the old one is void. [SubscriptionState.java `seek`] */
   seek(s: PartitionState, offset: number, epoch = -1): void {
+    this.version++;
     s.position = offset;
     s.positionEpoch = epoch;
     s.awaitingCommitted = false;
@@ -106,6 +121,7 @@ export class SubscriptionState {
   }
 
   requestReset(s: PartitionState, target: ResetTarget, reason: string): void {
+    this.version++;
     s.resetFrom = s.position;
     s.position = null;
     s.awaitingCommitted = false;
