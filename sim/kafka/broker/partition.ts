@@ -317,7 +317,9 @@ export class Partition {
 
   /**
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
-   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
+   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that) —
+   * except the read that completes a delayed fetch (`fromPurgatory`): the follower's offsets are the ones its
+   * first read already recorded. [src: DelayedFetch.scala `onComplete` (readFromPurgatory = true); ReplicaManager `fetchMessages`]
    * Returns null when the read found nothing and nothing went wrong (no records, no error, no diverging
    * epoch), with the HW, log start and end it saw in readHighWatermark etc. for `emptyReadResponse`.
    */
@@ -329,6 +331,7 @@ export class Partition {
     isolationLevel: 'read_uncommitted' | 'read_committed',
     throttled = false,
     memo: EmptyReadMemo | null = null,
+    fromPurgatory = false,
   ): FetchPartitionResponse | null {
     const version = this.stateVersion;
     const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
@@ -341,7 +344,7 @@ export class Partition {
     const atLatestEpoch = isFollower && req.lastFetchedEpoch === log.latestEpoch();
     if (atLatestEpoch && req.fetchOffset === leo && leo >= log.logStartOffset) {
       // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
-      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      if (!fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
       // In the ISR the repeat is the same read again (no ISR expansion to consider, no throttle applies), unless
       // what the fetch set off (a HW move and its completions) changed the partition meanwhile.
       if (memo !== null && version === this.stateVersion && log.logEndOffset === leo && this.isr.includes(replicaId)) {
@@ -367,7 +370,7 @@ export class Partition {
     // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
     const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
-    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    if (isFollower && !fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
     if (r.batches.length === 0) {
       // At the end of what it may read, a consumer reads nothing again until an offset moves; so does a follower
       // in the ISR (an empty log: its fetch has no epoch while ours has one), unless its fetch moved the partition.
@@ -404,7 +407,7 @@ export class Partition {
    * request, its parameters unchanged): exactly what fetchAsLeader would do then — a follower's fetch is recorded
    * (it stays caught up), readHighWatermark etc. are set — without its lookups. False: read in full.
    */
-  repeatEmptyRead(req: FetchPartition & EmptyReadMemo, replicaId: number, replicaEpoch: number, committed: boolean, nowMs: number): boolean {
+  repeatEmptyRead(req: FetchPartition & EmptyReadMemo, replicaId: number, replicaEpoch: number, committed: boolean, nowMs: number, fromPurgatory = false): boolean {
     if (req.memoVersion !== this.stateVersion || req.memoReplicaId !== replicaId || req.memoCommitted !== committed) return false;
     const log = this.offsets;
     const leo = log.logEndOffset;
@@ -412,7 +415,7 @@ export class Partition {
     if (leo !== req.memoLogEndOffset || hw !== req.memoHighWatermark || log.logStartOffset !== req.memoLogStartOffset) return false;
     if (committed && log.lastStableOffset !== req.memoLastStableOffset) return false;
     const f = req.memoFollower;
-    if (f !== null) {
+    if (f !== null && !fromPurgatory) {
       const before = f.logEndOffset;
       updateFetchState(f, req.fetchOffset, req.logStartOffset, leo, nowMs, replicaEpoch);
       if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
@@ -472,6 +475,11 @@ export class Partition {
     updateFetchState(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
     this.maybeExpandIsr(f);
     if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
+  }
+
+  /** What this leader last recorded of a follower's fetches (for describing and testing; undefined when none). */
+  followerFetchState(brokerId: number): Readonly<FollowerState> | undefined {
+    return this.followerOf(brokerId);
   }
 
   /** The follower's state: a scan of the (two or so) followers, cheaper than the map on every fetched partition. */

@@ -50,6 +50,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2], overrides: Partial<R
     recordLeaderThrottled: () => {},
     shouldFollowerThrottle: () => false,
     recordFollowerThrottled: () => {},
+    followerThrottleConfigured: () => false,
     metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
     isAliveBroker: () => true,
     metrics: new BrokerMetrics(w.now),
@@ -97,6 +98,20 @@ describe('ReplicaManager: delayed operations after a Produce', () => {
       [0, 1],
       [1, 1],
     ]);
+  });
+
+  it('the read that completes a parked follower fetch leaves the follower state as its first read recorded it', () => {
+    const { w, rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', followerFetch(7, 0));
+    const follower = () => ({ ...rm.partition('orders', 0)!.followerFetchState(2)! });
+    const first = follower();
+    expect(first.lastFetchTimeMs).toBe(0);
+    w.runUntil(w.now + 200_000); // 200 ms later, still parked (maxWaitMs 500)
+    rm.handleProduce('producer-1', produce(8, 1));
+    expect(replies.map((r) => r.msg.type)).toEqual(['ProduceResponse', 'FetchResponse']);
+    // Kafka's DelayedFetch.onComplete reads with readFromPurgatory = true: no second fetch is recorded at 200 ms,
+    // so the follower's last fetch still saw log end 0 at 0 ms (what decides its lastCaughtUpTimeMs next time).
+    expect(follower()).toEqual(first);
   });
 
   it('answers an acks=all produce when the HW covers it, and a consumer fetch parked on the HW after that answer', () => {
@@ -211,6 +226,7 @@ describe('ReplicaManager: fetch sessions with throttles, leader hints and a foll
     const sent: { req: Omit<FetchRequest, 'correlationId'>; done: (o: { ok: true; response: FetchResponse }) => void }[] = [];
     const { w, rm } = leaderBroker([1, 2], {
       shouldFollowerThrottle: (p) => throttled.has(p.partition), // [RemoteLeaderEndPoint.buildFetch]
+      followerThrottleConfigured: () => true, // the topic names throttled follower replicas
       sendFetch: (_leader, req, _bytes, _timeout, done) => sent.push({ req, done }),
     });
     for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, replicas: [1, 2], isr: [2], elr: [] });
