@@ -166,6 +166,8 @@ export class Partition {
     readonly partition: number,
     readonly log: PartitionLog,
     private readonly host: ReplicaHost,
+    /** The log's offsets without the adapter's hop (the repeat of an empty read reads them for every session partition). */
+    private readonly offsets: Pick<PartitionLog, 'logEndOffset' | 'highWatermark' | 'logStartOffset' | 'lastStableOffset'> = log,
   ) {
     this.key = tpKey(topic, partition);
   }
@@ -370,8 +372,12 @@ export class Partition {
     if (r.error) return this.errorResponse(r.error);
     if (isFollower && !fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
     if (r.batches.length === 0) {
-      // A consumer at the end of what it may read reads nothing again until an offset moves.
-      if (memo !== null && !isFollower && req.fetchOffset >= upTo) this.remember(memo, replicaId, committed, null);
+      // At the end of what it may read, a consumer reads nothing again until an offset moves; so does a follower
+      // in the ISR (an empty log: its fetch has no epoch while ours has one), unless its fetch moved the partition.
+      if (memo !== null && req.fetchOffset >= upTo) {
+        if (!isFollower) this.remember(memo, replicaId, committed, null);
+        else if (!throttled && version === this.stateVersion && log.logEndOffset === leo && this.isr.includes(replicaId)) this.remember(memo, replicaId, false, this.followerOf(replicaId) ?? null);
+      }
       return this.emptyRead(hw, leo);
     }
     const resp = this.response('NONE', hw, leo, null, r.batches);
@@ -403,7 +409,7 @@ export class Partition {
    */
   repeatEmptyRead(req: FetchPartition & EmptyReadMemo, replicaId: number, replicaEpoch: number, committed: boolean, nowMs: number, fromPurgatory = false): boolean {
     if (req.memoVersion !== this.stateVersion || req.memoReplicaId !== replicaId || req.memoCommitted !== committed) return false;
-    const log = this.log;
+    const log = this.offsets;
     const leo = log.logEndOffset;
     const hw = log.highWatermark;
     if (leo !== req.memoLogEndOffset || hw !== req.memoHighWatermark || log.logStartOffset !== req.memoLogStartOffset) return false;
@@ -414,7 +420,9 @@ export class Partition {
       updateFetchState(f, req.fetchOffset, req.logStartOffset, leo, nowMs, replicaEpoch);
       if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
     }
-    this.emptyRead(hw, leo);
+    this.readHighWatermark = hw;
+    this.readLogStartOffset = req.memoLogStartOffset;
+    this.readLogEndOffset = leo;
     return true;
   }
 

@@ -137,6 +137,8 @@ export class ReplicaManager {
    * [ReplicaManager.appendRecords -> addCompletePurgatoryAction; KafkaApis.handle -> tryCompleteActions].
    */
   private produceActions: { p: Partition; hwIncreased: boolean }[] | null = null;
+  /** Counts what may wake a delayed fetch (an HW move, appends, a leadership change): did a read set one off? */
+  private wakes = 0;
 
   /** The broker is in controlled shutdown: replicas it is no longer in the ISR of stop fetching. */
   private inControlledShutdown = false;
@@ -202,7 +204,7 @@ export class ReplicaManager {
     }
     if (!p) {
       const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
-      p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
+      p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host, log);
       this.partitions.set(key, p);
       this.partitionsVersion++;
       let list = this.byTopic.get(topic);
@@ -408,6 +410,7 @@ export class ReplicaManager {
    * .tryCompleteDelayedRequests]. During a Produce request's appends this waits for the whole request.
    */
   onHighWatermarkIncreased(p: Partition): void {
+    this.wakes++;
     this.highWatermarkListener?.(p.topic, p.partition);
     const deferred = this.produceActions;
     if (deferred !== null) {
@@ -475,6 +478,7 @@ export class ReplicaManager {
       this.sendFetchResponse(from, req, ctx, []);
       return;
     }
+    const wakesBefore = this.wakes;
     const read = this.readAll(req, ctx);
     if (read.ready || req.maxWaitMs <= 0) {
       this.sendFetchResponse(from, req, ctx, read.partitions);
@@ -495,7 +499,8 @@ export class ReplicaManager {
     // Checked once more now that it watches: what the read itself set off (a follower's fetch that moved the HW
     // and completed produces and coordinator writes appending to these partitions) woke the watchers before
     // this fetch was among them. [src: DelayedOperationPurgatory.java `tryCompleteElseWatch`; DelayedOperation `safeTryCompleteOrElse`]
-    if (this.peekBytes(op) >= req.minBytes) {
+    // When the read found no bytes and woke nothing, nothing moved since: the check would find none either.
+    if ((read.bytes > 0 || this.wakes !== wakesBefore) && this.peekBytes(op) >= req.minBytes) {
       this.completeFetch(op);
       return;
     }
@@ -509,7 +514,7 @@ export class ReplicaManager {
    * nothing to read, an error, a diverging epoch or minBytes of data [ReplicaManager.fetchMessages;
    * DelayedFetch.tryComplete]. Follower state is updated on the first read of a fetch, not on the read that completes it.
    */
-  private readAll(req: FetchRequest, ctx: FetchContext, fromPurgatory = false): { ready: boolean; partitions: FetchPartitionResponse[] } {
+  private readAll(req: FetchRequest, ctx: FetchContext, fromPurgatory = false): { ready: boolean; bytes: number; partitions: FetchPartitionResponse[] } {
     const out: FetchPartitionResponse[] = [];
     let bytes = 0;
     let ready = false;
@@ -550,7 +555,7 @@ export class ReplicaManager {
       out.push(r);
     }
     if (!any || bytes >= req.minBytes) ready = true;
-    return { ready, partitions: out };
+    return { ready, bytes, partitions: out };
   }
 
   /**
@@ -558,6 +563,7 @@ export class ReplicaManager {
    * bytes in the log, consumers for bytes below the HW, everyone for leadership changes.
    */
   private completeFetchWaiters(p: Partition, why: 'leader-append' | 'leader-append-hw' | 'hw' | 'leadership'): void {
+    this.wakes++;
     const waiting = this.fetchWaiters.get(p.key);
     if (!waiting || waiting.isEmpty) return;
     const followers = why !== 'hw';

@@ -294,20 +294,21 @@ describe('ReplicaManager: a caught-up follower\'s repeated session fetches', () 
   // A follower in the ISR fetching an unchanged partition through its session reads nothing again and again; the
   // leader still records each fetch (lastCaughtUpTimeMs), so the ISR shrinks replica.lag.time.max.ms after it
   // last caught up, exactly as when every fetch is read in full (sessionless) [Partition.updateFollowerFetchState].
-  function shrinkTimeMs(useSession: boolean, fetchUntilMs: number, produceAtMs: number): number {
+  function shrinkTimeMs(useSession: boolean, fetchUntilMs: number, produceAtMs: number, emptyLog = false): number {
+    const at = emptyLog ? 0 : 1; // an empty log: the follower's fetch has no epoch (-1) while the leader's has 0
     const shrinks: number[] = [];
     const b = leaderBroker([1, 2], { sendAlterPartition: () => shrinks.push(Math.floor(b.w.now / 1000)) });
     const fetch = (id: number, sessionId: number, sessionEpoch: number, withPartitions: boolean) => ({
-      ...followerFetch(id, 1),
+      ...followerFetch(id, at),
       maxWaitMs: 0,
       sessionId,
       sessionEpoch: useSession ? sessionEpoch : -1,
-      partitions: withPartitions || !useSession ? followerFetch(id, 1).partitions : [],
+      partitions: withPartitions || !useSession ? followerFetch(id, at).partitions : [],
     });
     // One record in each partition; the follower's first (full) fetch reads it, the second is at the end.
-    b.rm.handleProduce('producer-1', produce(1, 1));
+    if (!emptyLog) b.rm.handleProduce('producer-1', produce(1, 1));
     b.rm.handleFetch('broker-2', { ...followerFetch(2, 0), maxWaitMs: 0, sessionEpoch: useSession ? 0 : -1 });
-    const sessionId = (b.replies[1]!.msg as unknown as FetchResponse).sessionId;
+    const sessionId = (b.replies[emptyLog ? 0 : 1]!.msg as unknown as FetchResponse).sessionId;
     expect(sessionId > 0).toBe(useSession);
     b.rm.handleFetch('broker-2', fetch(3, sessionId, 1, true));
     let epoch = 2;
@@ -324,6 +325,9 @@ describe('ReplicaManager: a caught-up follower\'s repeated session fetches', () 
     const inSession = shrinkTimeMs(true, 20_000, 25_000);
     expect(inSession).toBe(51_000); // the first check more than replica.lag.time.max.ms (30 s) after 20 s
     expect(shrinkTimeMs(false, 20_000, 25_000)).toBe(inSession);
+    // The same for empty logs, whose fetches skip the caught-up shortcut (no epoch to match) but read nothing.
+    expect(shrinkTimeMs(true, 20_000, 25_000, true)).toBe(51_000);
+    expect(shrinkTimeMs(false, 20_000, 25_000, true)).toBe(51_000);
   });
 
   it('a follower still fetching but behind since an append is shrunk 30 s after it last caught up, with or without a session', () => {
