@@ -23,6 +23,8 @@ import { TransactionManager } from './transactionManager';
 import { TransactionalProducer, type AppRecord } from './transactionalProducer';
 import { drawKey, drawKeyNumber, numberedKey, type ProducerWorkload } from './workload';
 
+const NO_HEADERS: readonly never[] = [];
+
 /** Key spaces up to this many numbered keys keep a key id per number (4 bytes each). */
 const KEY_ID_CACHE_MAX = 1 << 20;
 import { bool, defineKinds, nullable, num, optional, str, type KindsOf } from '../../../core/traceSchema';
@@ -296,9 +298,22 @@ export class Producer extends Process {
     this.appendRecord(topic, explicitPartition, rec, upperBound, true);
   }
 
+  // The last record size upperBound computed, and for which key and value sizes.
+  private lastBoundKeySize = -2; // (no size is -2: a key or value is -1 when null)
+  private lastBoundValueSize = -2;
+  private lastBound = 0;
+
   /** A record's size alone in a batch [AbstractRecords.estimateSizeInBytesUpperBound]. */
   private upperBound(rec: PendingRecord): number {
-    return RECORD_BATCH_OVERHEAD + recordSizeOf(0, 0, this.payloads.keySize(rec.keyId), rec.tombstone === true ? -1 : rec.valueSize, []);
+    const keySize = this.payloads.keySize(rec.keyId);
+    const valueSize = rec.tombstone === true ? -1 : rec.valueSize;
+    // A workload's records mostly repeat the last sizes: the answer of the last pair is kept (it is asked per record).
+    if (keySize !== this.lastBoundKeySize || valueSize !== this.lastBoundValueSize) {
+      this.lastBoundKeySize = keySize;
+      this.lastBoundValueSize = valueSize;
+      this.lastBound = RECORD_BATCH_OVERHEAD + recordSizeOf(0, 0, keySize, valueSize, NO_HEADERS);
+    }
+    return this.lastBound;
   }
 
   private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {

@@ -73,6 +73,18 @@ export interface SenderOptions {
   readonly pickStart: (n: number) => number;
 }
 
+/** Up to this many partitions in a Produce response, a batch finds its answer by a scan rather than a map. */
+const SCAN_MATCH_MAX = 8;
+
+/** The last answer for topic-partition in a response, if any. */
+function lastAnswerFor(parts: readonly ProducePartitionResponse[], topic: string, partition: number): ProducePartitionResponse | undefined {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.partition === partition && p.topic === topic) return p;
+  }
+  return undefined;
+}
+
 /**
  * The producer's network thread [clients/.../producer/internals/Sender.java, with the metadata updater of
  * NetworkClient]: on every pass it resolves the idempotent producer's state (InitProducerId, epoch bumps),
@@ -384,11 +396,17 @@ export class Sender {
   private handleProduceResponse(node: number, batches: readonly ProducerBatch[], r: Outcome<ProduceResponse>): void {
     if (r.ok) {
       this.o.connections.connected(node);
-      const byTp = new Map<string, ProducePartitionResponse>();
-      for (const p of r.response.partitions) byTp.set(TransactionManager.key(p.topic, p.partition), p);
+      const parts = r.response.partitions;
+      // A request of a few partitions (most are) is matched by a scan, a big one by a map; on a repeated
+      // partition the last answer counts either way.
+      let byTp: Map<string, ProducePartitionResponse> | null = null;
+      if (parts.length > SCAN_MATCH_MAX) {
+        byTp = new Map();
+        for (const p of parts) byTp.set(TransactionManager.key(p.topic, p.partition), p);
+      }
       const hints: { topic: string; partition: number; hint: LeaderHint }[] = [];
       for (const b of batches) {
-        const p = byTp.get(TransactionManager.key(b.topic, b.partition));
+        const p = byTp !== null ? byTp.get(TransactionManager.key(b.topic, b.partition)) : lastAnswerFor(parts, b.topic, b.partition);
         this.completeBatch(b, p ? { error: p.error, baseOffset: p.baseOffset, logStartOffset: p.logStartOffset } : { error: 'UNKNOWN_SERVER_ERROR', baseOffset: -1, logStartOffset: -1 }, node);
         if (p?.currentLeader && (p.error === 'NOT_LEADER_OR_FOLLOWER' || p.error === 'FENCED_LEADER_EPOCH')) hints.push({ topic: b.topic, partition: b.partition, hint: p.currentLeader });
       }
