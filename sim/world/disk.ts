@@ -9,8 +9,6 @@ import { bool, defineKinds, list, num, obj, oneOf, str, type KindsOf } from '../
 export interface Chunk<T = unknown> {
   readonly data: T;
   readonly bytes: number;
-  /** When it entered the page cache. */
-  readonly writtenAt: Micros;
   /** A power loss cut this write short: its checksum no longer matches. Recovery must drop it. */
   readonly torn?: true;
 }
@@ -20,7 +18,6 @@ export type DiskError = (typeof DISK_ERRORS)[number];
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
 const EMPTY_SIZES = new Int32Array(0);
-const EMPTY_TIMES = new Float64Array(0);
 
 /** What happens to disks. */
 export const DISK_KINDS = defineKinds({
@@ -55,12 +52,18 @@ export const DEFAULT_DISK_CONFIG: DiskConfig = {
 /**
  * One file: its writes in order, as columns (a log holds a chunk per record batch, millions in a big run, so no
  * object per chunk), and how many of the first ones are known durable.
+ *
+ * No time is kept per write: all the OS flusher asks of a write's time is the first flusher wake-up that writes
+ * it back (its "writeback tick", `Disk.writebackTick`), and writes come in time order, so the file keeps one
+ * (tick, first chunk) pair per run of writes sharing a tick, and drops the runs once they are written back.
  */
 class SimFile {
-  /** Chunk i: its data (a plain array: the live view a log segment reads), its size and its page-cache time. */
+  /** Chunk i: its data (a plain array: the live view a log segment reads) and its size. */
   data: unknown[] = [];
   sizes: Int32Array = EMPTY_SIZES;
-  writtenAt: Float64Array = EMPTY_TIMES;
+  /** Runs of not-yet-written-back chunks: run j starts at chunk runStart[j] and is written back at flusher tick runTick[j] (ascending). */
+  runTick: number[] = [];
+  runStart: number[] = [];
   /** The indexes of chunks power losses cut short (each the last one at the time), ascending; usually none. */
   torn: number[] | null = null;
   bytes = 0;
@@ -74,26 +77,48 @@ class SimFile {
     return this.data.length;
   }
 
-  push(data: unknown, bytes: number, at: Micros): void {
-    const i = this.data.length;
-    if (i === this.sizes.length) this.grow();
-    this.data.push(data);
-    this.sizes[i] = bytes;
-    this.writtenAt[i] = at;
-    this.bytes += bytes;
+  /** The writeback tick of the last run, NaN when none. */
+  get lastTick(): number {
+    return this.runTick.length === 0 ? NaN : this.runTick[this.runTick.length - 1]!;
   }
 
-  /** Room for more chunks: the size (whole bytes) and time columns double; typed, so the collector never walks them. */
-  private grow(): void {
-    const n = Math.max(8, this.sizes.length * 2);
-    this.sizes = widened(this.sizes, n);
-    this.writtenAt = widened(this.writtenAt, n);
+  /** Appends a chunk the flusher writes back at its tick `tick`. */
+  push(data: unknown, bytes: number, tick: number): void {
+    const i = this.data.length;
+    if (i === this.sizes.length) this.sizes = widened(this.sizes, Math.max(8, this.sizes.length * 2)); // typed: the collector never walks it
+    this.data.push(data);
+    this.sizes[i] = bytes;
+    this.bytes += bytes;
+    const runs = this.runTick.length;
+    if (runs === 0 || this.runTick[runs - 1] !== tick) {
+      this.runTick.push(tick);
+      this.runStart.push(i);
+    }
+  }
+
+  /**
+   * The first chunk at or after `durableCount` not yet written back once the flusher's tick `tick` has run. Runs
+   * written back by then are dropped and counted durable (a write, once written back, stays so).
+   */
+  writtenBackUpTo(tick: number): number {
+    let j = 0;
+    while (j < this.runTick.length && this.runTick[j]! <= tick) j++;
+    if (j > 0) {
+      this.durableCount = Math.max(this.durableCount, j < this.runStart.length ? this.runStart[j]! : this.count);
+      this.runTick.splice(0, j);
+      this.runStart.splice(0, j);
+    }
+    return this.durableCount;
   }
 
   /** Keeps the first `keep` chunks. */
   cut(keep: number): void {
     for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizes[i]!;
     this.data.length = keep;
+    let runs = this.runStart.length;
+    while (runs > 0 && this.runStart[runs - 1]! >= keep) runs--;
+    this.runStart.length = runs;
+    this.runTick.length = runs;
     if (this.torn !== null) {
       while (this.torn.length > 0 && this.torn[this.torn.length - 1]! >= keep) this.torn.pop();
       if (this.torn.length === 0) this.torn = null;
@@ -101,7 +126,7 @@ class SimFile {
   }
 
   chunk(i: number): Chunk {
-    const c = { data: this.data[i], bytes: this.sizes[i]!, writtenAt: this.writtenAt[i]! };
+    const c = { data: this.data[i], bytes: this.sizes[i]! };
     return this.torn?.includes(i) ? { ...c, torn: true } : c;
   }
 }
@@ -206,7 +231,9 @@ export class Disk {
       f = new SimFile(name);
       this.put(name, f);
     }
-    f.push(data, bytes, this.scheduler.now);
+    const tick = this.writebackTick(this.scheduler.now);
+    if (tick !== f.lastTick) this.durablePrefix(f); // a new run: let go of those written back by now
+    f.push(data, bytes, tick);
     return null;
   }
 
@@ -251,8 +278,8 @@ export class Disk {
   /** Replaces a file's whole content (a rewrite by the log cleaner, a checkpoint file). Not durable until synced. */
   rewrite<T>(name: string, chunks: readonly { data: T; bytes: number }[]): void {
     const f = new SimFile(name);
-    const now = this.scheduler.now;
-    for (const c of chunks) f.push(c.data, c.bytes, now);
+    const tick = this.writebackTick(this.scheduler.now);
+    for (const c of chunks) f.push(c.data, c.bytes, tick);
     this.put(name, f);
   }
 
@@ -306,23 +333,29 @@ export class Disk {
   }
 
   private durablePrefix(f: SimFile): number {
-    const delay = this.config.writebackDelayMs;
-    if (delay === null) return f.durableCount;
-    // The OS flusher last woke at `tick`; it wrote back every page dirtied at least `delay` before.
-    const interval = ms(this.config.writebackIntervalMs);
+    if (this.config.writebackDelayMs === null) return f.durableCount;
+    // The OS flusher last woke at its tick k (none yet before its phase): every write whose tick is <= k is back.
     const now = this.scheduler.now;
-    const tick = now < this.writebackPhase ? -1 : this.writebackPhase + Math.floor((now - this.writebackPhase) / interval) * interval;
-    const cutoff = tick - ms(delay);
-    // Writes are in time order: binary search for the first one newer than the cutoff.
-    const writtenAt = f.writtenAt;
-    let lo = f.durableCount;
-    let hi = f.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (writtenAt[mid]! <= cutoff) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return f.writtenBackUpTo(now < this.writebackPhase ? -Infinity : Math.floor((now - this.writebackPhase) / ms(this.config.writebackIntervalMs)));
+  }
+
+  /**
+   * The flusher wake-up that writes back a page dirtied at `at`: the least k whose wake-up, at phase + k * interval,
+   * comes at least writeback.delay after `at` (Linux dirty_expire_centisecs, dirty_writeback_centisecs). Only this
+   * of a write's time matters, so it is all a file keeps. Infinity when the OS never writes back.
+   */
+  private writebackTick(at: Micros): number {
+    const delayMs = this.config.writebackDelayMs;
+    if (delayMs === null) return Infinity;
+    const interval = ms(this.config.writebackIntervalMs);
+    const delay = ms(delayMs);
+    if (!(interval > 0)) return Infinity; // no wake-ups at all
+    const phase = this.writebackPhase;
+    // The same arithmetic as the wake-up's own cutoff (phase + k * interval - delay), so the edges agree exactly.
+    let k = Math.ceil((at + delay - phase) / interval);
+    while (at > phase + k * interval - delay) k++;
+    while (at <= phase + (k - 1) * interval - delay) k--;
+    return k;
   }
 
   /**
@@ -345,14 +378,15 @@ export class Disk {
       for (let i = keep; i < f.count; i++) lostBytes += f.sizes[i]!;
       const firstData = f.data[keep];
       const firstBytes = f.sizes[keep]!;
-      const firstAt = f.writtenAt[keep]!;
       const torn = this.config.tornWriteProbability > 0 && this.random.chance(this.config.tornWriteProbability);
       f.cut(keep);
       if (torn) {
-        f.push(firstData, Math.max(1, Math.floor(firstBytes / 2)), firstAt);
+        f.push(firstData, Math.max(1, Math.floor(firstBytes / 2)), -Infinity); // durable: it survived
         (f.torn ??= []).push(keep);
       }
       f.durableCount = f.count;
+      f.runTick.length = 0;
+      f.runStart.length = 0;
       report.push({ file: f.name, kept: keep, lost, lostBytes, torn });
     }
     this.trace.emit('disk.power-loss', this.hostId, { files: report });
