@@ -61,9 +61,11 @@ class SimFile {
   /** Chunk i: its data (a plain array: the live view a log segment reads) and its size. */
   data: unknown[] = [];
   sizes: Int32Array = EMPTY_SIZES;
-  /** Runs of not-yet-written-back chunks: run j starts at chunk runStart[j] and is written back at flusher tick runTick[j] (ascending). */
-  runTick: number[] = [];
-  runStart: number[] = [];
+  /**
+   * Runs of chunks not yet written back, as pairs [tick, first chunk, tick, first chunk, ...]: a run starts at its
+   * first chunk and is written back at flusher tick `tick` (ascending). One array: thousands of files hold a few.
+   */
+  runs: number[] = [];
   /** The indexes of chunks power losses cut short (each the last one at the time), ascending; usually none. */
   torn: number[] | null = null;
   bytes = 0;
@@ -79,7 +81,7 @@ class SimFile {
 
   /** The writeback tick of the last run, NaN when none. */
   get lastTick(): number {
-    return this.runTick.length === 0 ? NaN : this.runTick[this.runTick.length - 1]!;
+    return this.runs.length === 0 ? NaN : this.runs[this.runs.length - 2]!;
   }
 
   /** Appends a chunk the flusher writes back at its tick `tick`. */
@@ -89,11 +91,7 @@ class SimFile {
     this.data.push(data);
     this.sizes[i] = bytes;
     this.bytes += bytes;
-    const runs = this.runTick.length;
-    if (runs === 0 || this.runTick[runs - 1] !== tick) {
-      this.runTick.push(tick);
-      this.runStart.push(i);
-    }
+    if (this.lastTick !== tick) this.runs.push(tick, i);
   }
 
   /**
@@ -101,12 +99,12 @@ class SimFile {
    * written back by then are dropped and counted durable (a write, once written back, stays so).
    */
   writtenBackUpTo(tick: number): number {
+    const runs = this.runs;
     let j = 0;
-    while (j < this.runTick.length && this.runTick[j]! <= tick) j++;
+    while (j < runs.length && runs[j]! <= tick) j += 2;
     if (j > 0) {
-      this.durableCount = Math.max(this.durableCount, j < this.runStart.length ? this.runStart[j]! : this.count);
-      this.runTick.splice(0, j);
-      this.runStart.splice(0, j);
+      this.durableCount = Math.max(this.durableCount, j < runs.length ? runs[j + 1]! : this.count);
+      runs.splice(0, j);
     }
     return this.durableCount;
   }
@@ -115,10 +113,9 @@ class SimFile {
   cut(keep: number): void {
     for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizes[i]!;
     this.data.length = keep;
-    let runs = this.runStart.length;
-    while (runs > 0 && this.runStart[runs - 1]! >= keep) runs--;
-    this.runStart.length = runs;
-    this.runTick.length = runs;
+    let runs = this.runs.length;
+    while (runs > 0 && this.runs[runs - 1]! >= keep) runs -= 2;
+    this.runs.length = runs;
     if (this.torn !== null) {
       while (this.torn.length > 0 && this.torn[this.torn.length - 1]! >= keep) this.torn.pop();
       if (this.torn.length === 0) this.torn = null;
@@ -385,8 +382,7 @@ export class Disk {
         (f.torn ??= []).push(keep);
       }
       f.durableCount = f.count;
-      f.runTick.length = 0;
-      f.runStart.length = 0;
+      f.runs.length = 0;
       report.push({ file: f.name, kept: keep, lost, lostBytes, torn });
     }
     this.trace.emit('disk.power-loss', this.hostId, { files: report });
