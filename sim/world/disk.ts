@@ -58,9 +58,14 @@ export const DEFAULT_DISK_CONFIG: DiskConfig = {
  * (tick, first chunk) pair per run of writes sharing a tick, and drops the runs once they are written back.
  */
 class SimFile {
-  /** Chunk i: its data (a plain array: the live view a log segment reads) and its size. */
+  /** Chunk i: its data (a plain array: the live view a log segment reads). */
   data: unknown[] = [];
-  sizes: Int32Array = EMPTY_SIZES;
+  /**
+   * Chunk i's size, or null while every chunk's size is what `sizeOf` says of its data (a log's batches know
+   * their size: no column for them until a write differs, e.g. a torn one).
+   */
+  sizes: Int32Array | null = EMPTY_SIZES;
+  sizeOf: ((data: unknown) => number) | null = null;
   /**
    * Runs of chunks not yet written back, as pairs [tick, first chunk, tick, first chunk, ...]: a run starts at its
    * first chunk and is written back at flusher tick `tick` (ascending). One array: thousands of files hold a few.
@@ -79,6 +84,26 @@ class SimFile {
     return this.data.length;
   }
 
+  /** Chunk i's size in bytes. */
+  sizeAt(i: number): number {
+    return this.sizes === null ? this.sizeOf!(this.data[i]) : this.sizes[i]!;
+  }
+
+  /** The sizes of the chunks so far as a column, with room for one more. */
+  private sizeColumn(): Int32Array {
+    const n = this.data.length;
+    const sizes = new Int32Array(Math.max(8, n * 2));
+    for (let i = 0; i < n; i++) sizes[i] = this.sizeOf!(this.data[i]);
+    return sizes;
+  }
+
+  /** From now on (the file is empty), chunks whose size is `sizeOf` their data keep no size of their own. */
+  sizedBy(sizeOf: (data: unknown) => number): void {
+    if (this.data.length > 0 || this.sizeOf !== null) return;
+    this.sizeOf = sizeOf;
+    this.sizes = null;
+  }
+
   /** The writeback tick of the last run, NaN when none. */
   get lastTick(): number {
     return this.runs.length === 0 ? NaN : this.runs[this.runs.length - 2]!;
@@ -87,9 +112,13 @@ class SimFile {
   /** Appends a chunk the flusher writes back at its tick `tick`. */
   push(data: unknown, bytes: number, tick: number): void {
     const i = this.data.length;
-    if (i === this.sizes.length) this.sizes = widened(this.sizes, Math.max(8, this.sizes.length * 2)); // typed: the collector never walks it
+    if (this.sizes === null && this.sizeOf!(data) !== bytes) this.sizes = this.sizeColumn();
+    const sizes = this.sizes;
+    if (sizes !== null) {
+      if (i === sizes.length) this.sizes = widened(sizes, Math.max(8, sizes.length * 2)); // typed: the collector never walks it
+      this.sizes![i] = bytes;
+    }
     this.data.push(data);
-    this.sizes[i] = bytes;
     this.bytes += bytes;
     if (this.lastTick !== tick) this.runs.push(tick, i);
   }
@@ -111,7 +140,7 @@ class SimFile {
 
   /** Keeps the first `keep` chunks. */
   cut(keep: number): void {
-    for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizes[i]!;
+    for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizeAt(i);
     this.data.length = keep;
     let runs = this.runs.length;
     while (runs > 0 && this.runs[runs - 1]! >= keep) runs -= 2;
@@ -123,7 +152,7 @@ class SimFile {
   }
 
   chunk(i: number): Chunk {
-    const c = { data: this.data[i], bytes: this.sizes[i]! };
+    const c = { data: this.data[i], bytes: this.sizeAt(i) };
     return this.torn?.includes(i) ? { ...c, torn: true } : c;
   }
 }
@@ -212,9 +241,14 @@ export class Disk {
     return d;
   }
 
-  /** Creates an empty file if it does not exist. */
-  create(name: string): void {
-    if (!this.files.has(name)) this.put(name, new SimFile(name));
+  /**
+   * Creates an empty file if it does not exist. `sizeOf`: what a chunk's data says its size is (a log's record
+   * batches): while it is empty, the file learns it and keeps no size per chunk whose write is that size.
+   */
+  create(name: string, sizeOf?: (data: unknown) => number): void {
+    let f = this.files.get(name);
+    if (!f) this.put(name, (f = new SimFile(name)));
+    if (sizeOf) f.sizedBy(sizeOf);
   }
 
   /** Appends to the page cache. Fails (and says so) when the disk is full. */
@@ -372,9 +406,9 @@ export class Disk {
         continue;
       }
       let lostBytes = 0;
-      for (let i = keep; i < f.count; i++) lostBytes += f.sizes[i]!;
+      for (let i = keep; i < f.count; i++) lostBytes += f.sizeAt(i);
       const firstData = f.data[keep];
-      const firstBytes = f.sizes[keep]!;
+      const firstBytes = f.sizeAt(keep);
       const torn = this.config.tornWriteProbability > 0 && this.random.chance(this.config.tornWriteProbability);
       f.cut(keep);
       if (torn) {
@@ -394,7 +428,7 @@ export class Disk {
       .map((f) => {
         const durableChunks = this.durablePrefix(f);
         let durableBytes = 0;
-        for (let i = 0; i < durableChunks; i++) durableBytes += f.sizes[i]!;
+        for (let i = 0; i < durableChunks; i++) durableBytes += f.sizeAt(i);
         return { name: f.name, chunks: f.count, bytes: f.bytes, durableChunks, durableBytes };
       });
   }

@@ -4,6 +4,9 @@ import { OffsetIndex } from './offsetIndex';
 import type { ActiveSegmentState } from './segmentRoll';
 import { TimeIndex } from './timeIndex';
 
+/** A segment file's chunk is a batch, as big as the batch says (so the disk keeps no size column for it). */
+const batchBytes = (chunk: unknown): number => (chunk as RecordBatch).sizeInBytes;
+
 export interface SegmentIndexLimits {
   readonly maxOffsetIndexEntries: number;
   readonly maxTimeIndexEntries: number;
@@ -36,7 +39,7 @@ export class LogSegment implements ActiveSegmentState {
     this.offsetIndex = new OffsetIndex(baseOffset, limits.maxOffsetIndexEntries);
     this.timeIndex = new TimeIndex(baseOffset, limits.maxTimeIndexEntries);
     this.lastModifiedMs = createdMs;
-    disk.create(_file);
+    disk.create(_file, batchBytes);
     this._batches = disk.liveData<RecordBatch>(_file);
   }
 
