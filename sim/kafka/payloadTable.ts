@@ -81,12 +81,14 @@ export class PayloadTable {
   private counted = 0;
   private slabInts: Int32Array = new Int32Array(FIRST_SLAB_INTS);
   private slabUsed = 0;
-  private slabSource: SlabSource | null = null;
+  /** The current slab's SlabSource, made on first use: not enumerable, so a table serialises as it always has (it points back here). */
+  private declare slabSource: SlabSource | null;
 
   /**
    * @param valuePrefix counted values `<valuePrefix>:<n>` (a workload producer); null: values are stored.
    */
   constructor(readonly valuePrefix: string | null = null) {
+    Object.defineProperty(this, 'slabSource', { value: null, writable: true, enumerable: false });
     this.countedPrefix = valuePrefix === null ? null : `${valuePrefix}:`;
   }
 
