@@ -38,10 +38,11 @@ export const ackedUnflushed: CheckDefinition = {
       const s = h.sends;
       let count = 0;
       let first = -1;
-      s.forEach((v) => {
-        if (s.status(v) !== Status.Ok) return;
+      for (let i = 0, n = s.orderSpan; i < n; i++) {
+        const v = s.sentAt(i);
+        if (v < 0 || s.status(v) !== Status.Ok) continue;
         const offset = recordOffset(h, v);
-        if (offset < 0) return;
+        if (offset < 0) continue;
         const d = durable.get(s.tp(v));
         let ok = false;
         if (d) {
@@ -60,7 +61,7 @@ export const ackedUnflushed: CheckDefinition = {
           count++;
           if (first < 0) first = v;
         }
-      });
+      }
       out['acked-unflushed'] = result(count, first < 0 ? [] : [`${h.value(first)} was acknowledged at ${h.at(s.doneUs(first))} while only in page cache`]);
     },
   }),

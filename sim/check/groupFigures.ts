@@ -130,16 +130,17 @@ export const groupFigures: CheckDefinition = {
           const unseen: number[] = [];
           const unprocessed: number[] = [];
           if (topics.size > 0) {
-            s.forEach((v) => {
-              if (s.status(v) !== Status.Ok) return;
+            for (let i = 0, n = s.orderSpan; i < n; i++) {
+              const v = s.sentAt(i);
+              if (v < 0 || s.status(v) !== Status.Ok) continue;
               const tp = s.tp(v);
               // A transaction that never committed is not there to be read (read_committed) or processed.
-              if (!topics.has(h.tps.topic(tp)) || h.transactions.isUncommitted(v)) return;
+              if (!topics.has(h.tps.topic(tp)) || h.transactions.isUncommitted(v)) continue;
               if (s.tombstone(v) ? !tombstoneReadBy(g, v) : !seen?.has(v)) unseen.push(v);
               // Whether the group processed the position of the record (where a leader put it, for acks=0).
               const o = s.offset(v);
               if (o >= 0 ? !isDone(tp, o) : h.appends.has(v) && !isDone(h.appends.tp(v), h.appends.offset(v))) unprocessed.push(v);
-            });
+            }
           }
           unprocessedAll += unprocessed.length;
           if (unprocessed[0] !== undefined) unprocessedExamples.push(`group ${g} never processed ${h.value(unprocessed[0])} (${unprocessed.length} records)`);

@@ -24,10 +24,11 @@ export const inconsistentOffsets: CheckDefinition = {
       acksObserved = true;
       for (const [tp, table] of h.reads.byPartition) for (const [o, others] of table.others) seen.clash(tp, o, [table.first(o), ...others.map((x) => x.value)]);
       const s = h.sends;
-      s.forEach((v) => {
+      for (let i = 0, n = s.orderSpan; i < n; i++) {
+        const v = s.sentAt(i);
         // A tombstone's offset holds a null value, whatever the trace names the record.
-        if (s.status(v) === Status.Ok && s.offset(v) >= 0 && s.acks(v) !== '0') seen.observe(s.tp(v), s.offset(v), s.tombstone(v) ? TOMBSTONE : v);
-      });
+        if (v >= 0 && s.status(v) === Status.Ok && s.offset(v) >= 0 && s.acks(v) !== '0') seen.observe(s.tp(v), s.offset(v), s.tombstone(v) ? TOMBSTONE : v);
+      }
     };
     return {
       handlers: {

@@ -67,7 +67,7 @@ class Latencies {
 
   toArray(): Float64Array {
     const out = new Float64Array(this.length);
-    for (let i = 0; i < out.length; i++) out[i] = this.column.get(i);
+    this.column.copyTo(this.length, out);
     return out;
   }
 }

@@ -28,6 +28,14 @@ export const lostWrite: CheckDefinition = {
     const inFinal = new BitSet();
     const story = new StoryEvents();
     const deletes = new Deletes(h);
+    /**
+     * Values put in `inFinal` while acknowledged: when that is every acknowledged value (and no send changed after
+     * its answer), none is lost and the report need not look at each.
+     */
+    let okInFinal = 0;
+    const found = (v: number) => {
+      if (inFinal.add(v) && h.sends.status(v) === Status.Ok) okInFinal++;
+    };
     /** Acknowledged tombstones by partition, made when the final logs begin (null: not yet). */
     let tombstonesOf: Map<number, number[]> | null = null;
     return {
@@ -42,25 +50,28 @@ export const lostWrite: CheckDefinition = {
           const tp = log.final.tp;
           for (let i = 0; i < log.values.length; i++) {
             const v = log.values[i]!;
-            if (v >= 0 && h.sends.status(v) !== Status.None && lostTp(h, v) === tp) inFinal.add(v);
+            if (v >= 0 && h.sends.status(v) !== Status.None && lostTp(h, v) === tp) found(v);
           }
           if (h.sends.tombstones.length === 0) return;
           tombstonesOf ??= ackedTombstonesByPartition(h);
           for (const v of tombstonesOf.get(tp) ?? []) {
             const o = recordOffset(h, v);
             const i = firstAbove(log.offsets, o - 1);
-            if (o >= 0 && log.offsets[i] === o && log.values[i] === -1) inFinal.add(v);
+            if (o >= 0 && log.offsets[i] === o && log.values[i] === -1) found(v);
           }
         },
       },
       report: (out) => {
         const lost: number[] = [];
-        if (h.finals.byTp.size > 0) {
-          h.sends.forEach((v) => {
-            if (h.sends.status(v) !== Status.Ok || inFinal.has(v)) return;
+        const everyAckedInFinal = !h.sends.irregular && okInFinal === h.sends.byStatus[Status.Ok];
+        if (h.finals.byTp.size > 0 && !everyAckedInFinal) {
+          const s = h.sends;
+          for (let i = 0, n = s.orderSpan; i < n; i++) {
+            const v = s.sentAt(i);
+            if (v < 0 || s.status(v) !== Status.Ok || inFinal.has(v)) continue;
             const f = h.finals.get(lostTp(h, v));
             if (f && !goneLegitimately(h, v, recordOffset(h, v), f, deletes)) lost.push(v);
-          });
+          }
         }
         const s = h.sends;
         out['lost-write'] = result(

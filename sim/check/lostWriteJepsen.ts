@@ -15,11 +15,12 @@ export const lostWriteJepsen: CheckDefinition = {
     report: (out) => {
       const s = h.sends;
       const lost: number[] = [];
-      s.forEach((v) => {
-        if (s.status(v) !== Status.Ok) return;
+      for (let i = h.unreadFrom(), n = s.orderSpan; i < n; i++) {
+        const v = s.sentAt(i);
+        if (v < 0 || s.status(v) !== Status.Ok) continue;
         const o = s.offset(v);
         if (o >= 0 && !h.wasRead(v) && o < h.reads.maxReadOffset(s.tp(v)) && !h.transactions.isUncommitted(v)) lost.push(v);
-      });
+      }
       out['lost-write-jepsen'] = result(
         lost.length,
         lost.slice(0, 5).map((v) => `${h.value(v)} at ${h.where(s.tp(v))} offset ${s.offset(v)} was never read, though later offsets were`),

@@ -99,6 +99,19 @@ export class OutOffsets {
     } else if (this.far.size > 0) this.far.delete(o);
   }
 
+  /** How many offsets are out. */
+  get size(): number {
+    return this.count + this.far.size;
+  }
+
+  /** Every offset out with its key id, ascending by offset. */
+  entries(): [offset: number, kid: number][] {
+    const all: [number, number][] = [];
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] !== 0) all.push([this.base + i, this.keys[i]! - 1]);
+    for (const [o, kid] of this.far) all.push([o, kid]);
+    return all.sort((a, b) => a[0] - b[0]);
+  }
+
   /** Moves (and if need be grows) the window to span what is out and `o`; false when that would be too big. */
   private fit(o: number): boolean {
     let lo = 0;
@@ -118,11 +131,73 @@ export class OutOffsets {
   }
 }
 
-/** One group's view of one partition. */
+/**
+ * One group's view of one partition. Most of the time a partition is read by one member, one poll at a time, in
+ * offset order: then no record can break the order (no other poll has its records out, nothing later of its key is
+ * finished), and the records handed out need no key rows until another poll takes some while they are out. Such
+ * records wait in `quiet` (offset -> key id, the poll in `quietPoll`) and are entered in the key rows, in the order
+ * they were handed out, only when the partition stops being quiet; what finishing them records (a key's highest
+ * finished offset) is written as they finish, as for any record.
+ */
 interface Part {
   readonly group: Group;
   readonly tp: number;
+  /** The records out that are entered in the key rows. */
   readonly out: OutOffsets;
+  /** The records out that are not (all handed out by poll `quietPoll`, in ascending offsets up to `quietLast`). */
+  readonly quiet: OutOffsets;
+  quietPoll: number;
+  quietLast: number;
+  /** Key rows of this partition with an offset out (OPEN not NO_OFFSET). */
+  rowsOpen: number;
+  /** The highest offset finished in the partition, any key, -1 before any. */
+  maxFinished: number;
+  /**
+   * Quiet records finished whose keys' highest finished offsets are not written yet: only a record handed out
+   * below `maxFinished` reads those, so they are written together, when one is or when the list is full.
+   */
+  readonly done: FinishedList;
+}
+
+/** Finished offsets with their key ids, written to the key rows together (a loop over them, not one event each). */
+class FinishedList {
+  offsets = new Float64Array(0);
+  kids = new Int32Array(0);
+  length = 0;
+
+  push(o: number, kid: number): void {
+    if (this.length === this.offsets.length) this.grow();
+    this.offsets[this.length] = o;
+    this.kids[this.length++] = kid;
+  }
+
+  private grow(): void {
+    const size = this.offsets.length === 0 ? 64 : this.offsets.length * 2;
+    const offsets = new Float64Array(size);
+    const kids = new Int32Array(size);
+    offsets.set(this.offsets);
+    kids.set(this.kids);
+    this.offsets = offsets;
+    this.kids = kids;
+  }
+}
+
+/** How many finished quiet records a partition keeps before writing them to the key rows. */
+const DONE_MAX = 1024;
+
+/** Writes the partition's finished quiet records to their keys' rows (their highest finished offsets). */
+function writeDone(p: Part): void {
+  const d = p.done;
+  const offsets = d.offsets;
+  const kids = d.kids;
+  for (let i = 0; i < d.length; i++) {
+    const kid = kids[i]!;
+    const o = offsets[i]!;
+    const c = tableOf(p.group, p.tp, kid, true)!.chunk(kid, true)!;
+    const r = rowAt(kid) + MAX_FINISHED;
+    if (o > c[r]!) c[r] = o;
+  }
+  d.length = 0;
 }
 
 interface Group {
@@ -157,7 +232,7 @@ class Tracker {
   part(g: Group, tp: number): Part {
     let p = g.parts[tp];
     if (p === undefined) {
-      p = g.parts[tp] = { group: g, tp, out: new OutOffsets() };
+      p = g.parts[tp] = { group: g, tp, out: new OutOffsets(), quiet: new OutOffsets(), quietPoll: -1, quietLast: -1, rowsOpen: 0, maxFinished: -1, done: new FinishedList() };
       (this.byTp[tp] ??= []).push(p);
     }
     return p;
@@ -175,11 +250,29 @@ class Tracker {
    */
   delivered(g: Group, topic: string, partition: number, poll: number, offsets: readonly number[], keys: readonly (string | null)[], keyNumbers: NumberedTexts | undefined): void {
     const p = this.part(g, this.tps.id(topic, partition));
+    // Quiet while no key row of the partition has an offset out and every record out came with this poll.
+    let quiet = p.rowsOpen === 0 && (p.quiet.size === 0 || p.quietPoll === poll);
+    if (!quiet) enterQuiet(p);
+    // The keys' rows are read below (a highest finished offset) only for a record handed out below the partition's.
+    if (p.done.length > 0 && !quiet) writeDone(p);
     for (let i = 0; i < offsets.length; i++) {
       const key = keys[i];
       if (key === null || key === undefined) continue;
       const o = offsets[i]!;
       const kid = this.keys.idIn(keyNumbers, i, key);
+      if (quiet) {
+        // Past every offset finished and every one out: no break, nothing to enter in the rows yet.
+        if (o > p.maxFinished && (p.quiet.size === 0 || o > p.quietLast)) {
+          if (p.out.size > 0) p.out.delete(o);
+          p.quiet.set(o, kid);
+          p.quietPoll = poll;
+          p.quietLast = o;
+          continue;
+        }
+        quiet = false;
+        enterQuiet(p);
+        if (p.done.length > 0) writeDone(p);
+      }
       const t = tableOf(g, p.tp, kid, true)!;
       const c = t.chunk(kid, true)!;
       const r = rowAt(kid);
@@ -190,6 +283,7 @@ class Tracker {
       if (one === NO_OFFSET) {
         c[r + OPEN] = o;
         c[r + POLL] = poll;
+        p.rowsOpen++;
       } else if (one >= 0) {
         if (one === o) c[r + POLL] = poll;
         else {
@@ -241,18 +335,60 @@ function tableOf(g: Group, tp: number, kid: number, claim: boolean): KeyTable | 
   return t;
 }
 
+/**
+ * Enters the partition's quiet records in the key rows, in the order they were handed out (ascending offsets, one
+ * poll), as `delivered` would have: none of them broke the order, so only the rows change.
+ */
+function enterQuiet(p: Part): void {
+  if (p.quiet.size === 0) return;
+  const poll = p.quietPoll;
+  for (const [o, kid] of p.quiet.entries()) {
+    p.quiet.delete(o);
+    p.out.set(o, kid);
+    const t = tableOf(p.group, p.tp, kid, true)!;
+    const c = t.chunk(kid, true)!;
+    const r = rowAt(kid);
+    const one = c[r + OPEN]!;
+    if (one === NO_OFFSET) {
+      c[r + OPEN] = o;
+      c[r + POLL] = poll;
+      p.rowsOpen++;
+    } else if (one >= 0) {
+      t.many.set(kid, { open: [one, o], polls: [c[r + POLL]!, poll] });
+      c[r + OPEN] = SEVERAL;
+    } else {
+      const k = t.many.get(kid)!;
+      k.open.push(o);
+      k.polls.push(poll);
+    }
+  }
+}
+
 function finished(p: Part | undefined, offsets: readonly number[]): void {
   if (p === undefined) return;
   for (let i = 0; i < offsets.length; i++) {
     const o = offsets[i]!;
+    if (p.quiet.size > 0) {
+      const q = p.quiet.get(o);
+      if (q >= 0) {
+        // A quiet record: out of no key row; its key's highest finished offset is written later, with others.
+        p.quiet.delete(o);
+        p.done.push(o, q);
+        if (p.done.length >= DONE_MAX) writeDone(p);
+        if (o > p.maxFinished) p.maxFinished = o;
+        continue;
+      }
+    }
     const kid = p.out.get(o);
     if (kid < 0) continue;
     const t = tableOf(p.group, p.tp, kid, false)!;
     const c = t.chunk(kid, false)!;
     const r = rowAt(kid);
     const one = c[r + OPEN]!;
-    if (one === o) c[r + OPEN] = NO_OFFSET;
-    else if (one !== SEVERAL) continue;
+    if (one === o) {
+      c[r + OPEN] = NO_OFFSET;
+      p.rowsOpen--;
+    } else if (one !== SEVERAL) continue;
     else {
       const k = t.many.get(kid)!;
       const at = k.open.indexOf(o);
@@ -267,6 +403,7 @@ function finished(p: Part | undefined, offsets: readonly number[]): void {
     }
     p.out.delete(o);
     if (o > c[r + MAX_FINISHED]!) c[r + MAX_FINISHED] = o;
+    if (o > p.maxFinished) p.maxFinished = o;
   }
 }
 

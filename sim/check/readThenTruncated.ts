@@ -7,7 +7,7 @@
  */
 import { SIMULATOR_ONLY, type CheckDefinition } from './check';
 import { firstAbove } from './history/finals';
-import { TOMBSTONE } from './history/reads';
+import { NOTHING, TOMBSTONE } from './history/reads';
 import { result } from './report';
 import { comparePartitionNames } from './describe';
 
@@ -50,21 +50,28 @@ export const readThenTruncated: CheckDefinition = {
           const table = h.reads.byPartition.get(final.tp);
           if (!table || final.compacted) return;
           const tp = final.tp;
-          table.forEachOffset((o) => {
-            if (o < final.logStartOffset) return;
-            const i = firstAbove(offsets, o) - 1;
-            const there = i >= 0 && offsets[i] === o ? values[i]! : NOT_THERE;
+          if (table.minOffset < 0) return;
+          const others = table.others.size > 0 ? table.others : null;
+          // Both ascending: the final log's index of each offset read moves one way (a walk, not a search each).
+          let i = firstAbove(offsets, Math.max(table.minOffset, final.logStartOffset) - 1);
+          for (let o = Math.max(table.minOffset, final.logStartOffset); o <= table.maxOffset; o++) {
             const first = table.first(o);
+            if (first === NOTHING) continue;
+            while (i < offsets.length && offsets[i]! < o) i++;
+            // (The last of equal offsets, as a search for the last at or below o would find.)
+            while (i + 1 < offsets.length && offsets[i + 1] === o) i++;
+            const there = i < offsets.length && offsets[i] === o ? values[i]! : NOT_THERE;
             if (first !== there) {
               count += table.firstCount(o);
               keep({ tp, offset: o, value: first, there });
             }
-            for (const x of table.others.get(o) ?? []) {
+            if (others === null) continue;
+            for (const x of others.get(o) ?? []) {
               if (x.value === there) continue;
               count += x.count;
               keep({ tp, offset: o, value: x.value, there });
             }
-          });
+          }
         },
       },
       report: (out) => {

@@ -16,9 +16,10 @@ export const unseen: CheckDefinition = {
       const consumed = h.reads.consumedTopics;
       const found: number[] = [];
       if (consumed.size > 0) {
-        s.forEach((v) => {
-          if (s.status(v) === Status.Ok && consumed.has(h.tps.topic(s.tp(v))) && !h.wasRead(v) && !h.transactions.isUncommitted(v)) found.push(v);
-        });
+        for (let i = h.unreadFrom(), n = s.orderSpan; i < n; i++) {
+          const v = s.sentAt(i);
+          if (v >= 0 && s.status(v) === Status.Ok && !h.wasRead(v) && consumed.has(h.tps.topic(s.tp(v))) && !h.transactions.isUncommitted(v)) found.push(v);
+        }
       }
       out.unseen = result(
         found.length,

@@ -230,7 +230,7 @@ export class Network implements Transport {
       this.hold(conn, { from: from.id, to, msg, bytes, seq: this.sendSeq++ });
       return;
     }
-    const fault = this.linkFaults.get(fromHost.id)?.get(toHost.id);
+    const fault = this.linkFaults.size > 0 ? this.linkFaults.get(fromHost.id)?.get(toHost.id) : undefined;
     if (fault && fault.lossRate > 0 && this.random.chance(fault.lossRate)) {
       this.drop(from.id, to, msg, 'lossy');
       this.breakConnection(conn, 'silent', 'link-failure', ms(this.config.lossDetectionMs));
@@ -438,6 +438,7 @@ export class Network implements Transport {
   // ---- link faults ----
 
   isCut(fromHost: string, toHost: string): boolean {
+    if (this.cut.size === 0) return false; // (asked on every send; nearly always nothing is cut)
     return (this.cut.get(fromHost)?.get(toHost) ?? 0) > 0;
   }
 

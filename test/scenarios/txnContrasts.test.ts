@@ -45,10 +45,10 @@ describe('contrasts: a straggler of an aborted transaction under each transactio
     }
   });
 
-  it('version 1 with partition verification (KIP-890 part 1): the coordinator does not know the partition, INVALID_TXN_STATE', () => {
+  it('version 1 with partition verification (KIP-890 part 1): the coordinator does not know the partition, TRANSACTION_ABORTABLE (a 4.x client sends Produce v11)', () => {
     for (const seed of SEEDS) {
       const r = run(withCluster(library('txn-straggler-transaction-version'), 1, true), seed);
-      expect(unverified(r), `seed ${seed}`).toEqual(['INVALID_TXN_STATE']);
+      expect(unverified(r), `seed ${seed}`).toEqual(['TRANSACTION_ABORTABLE']);
       expect(stragglerAppended(r), `seed ${seed}`).toBe(false);
       expect(count(r, 'lso-stall-ms'), `seed ${seed}`).toBeLessThan(3000);
       expect(count(r, 'unseen.committed'), `seed ${seed}`).toBe(0);

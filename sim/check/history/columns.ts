@@ -34,6 +34,16 @@ export class IntColumn {
     if ((v | 0) !== v && c instanceof Int32Array) this.chunks[k] = c = Float64Array.from(c);
     c[i & MASK] = v;
   }
+
+  /** Entries [0, n) into `out`, a chunk at a time (the fill where no chunk was made). */
+  copyTo(n: number, out: Float64Array): void {
+    for (let from = 0; from < n; from += SIZE) {
+      const length = Math.min(SIZE, n - from);
+      const c = this.chunks[from >>> BITS];
+      if (c === undefined) out.fill(this.fill, from, from + length);
+      else out.set(length === SIZE ? c : c.subarray(0, length), from);
+    }
+  }
 }
 
 /** The first of the first `count` entries of an ascending column that is at or after `t` (binary search). */

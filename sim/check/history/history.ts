@@ -7,7 +7,7 @@ import { Flushes } from './flushes';
 import { Names, TopicPartitions } from './ids';
 import { Positions } from './positions';
 import { Reads } from './reads';
-import { Sends } from './sends';
+import { Sends, Status } from './sends';
 import { Transactions } from './transactions';
 import { CurrentNumbers, ValueIds } from './values';
 
@@ -67,6 +67,37 @@ export class History {
     this.finals.handlers,
     this.transactions.handlers,
   ];
+
+  constructor() {
+    this.reads.onFirstRead(() => this.unreadFrom());
+  }
+
+  /**
+   * Every value sent before this position of the send order was read (a value, not a tombstone) or failed, so
+   * a pass looking for acknowledged values nobody read (unseen, lost-write-jepsen) starts here instead of at the
+   * first send: moved on as values are first read, so at the end of a run only the last sends remain.
+   */
+  private readFrom = 0;
+  /** Whether `readFrom` counts positions of ids in ascending order (Sends keeps an order list once they are not). */
+  private readFromInIdOrder = true;
+
+  /** Where a pass over the acknowledged values not read may start in the send order (Sends.sentAt). */
+  unreadFrom(): number {
+    const s = this.sends;
+    // A send changed after its answer (only hand-written traces): a failure may have turned into an acknowledgement.
+    if (s.irregular) return 0;
+    if (this.readFromInIdOrder !== s.inIdOrder) {
+      this.readFromInIdOrder = s.inIdOrder;
+      this.readFrom = 0;
+    }
+    let i = this.readFrom;
+    for (const n = s.orderSpan; i < n; i++) {
+      const v = s.sentAt(i);
+      if (v >= 0 && !(this.reads.seen(v) && !s.tombstone(v)) && s.status(v) !== Status.Fail) break;
+    }
+    this.readFrom = i;
+    return i;
+  }
 
   /** The end of the trace: a run cut short (no scenario.end) ends at its last event. */
   finish(): void {

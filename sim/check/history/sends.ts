@@ -127,7 +127,7 @@ export class Sends {
       const tombstone = e.tombstone === true;
       if (tombstone && (this.flags.get(v) & TOMBSTONE) === 0) this.tombstones.push(v);
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown | (tombstone ? TOMBSTONE : 0));
-      this.setTp(v, this.tpIds.id(e.topic, e.partition));
+      this.setTp(v, this.invokeTp(e.topic, e.partition));
       // A first send finds its columns at their defaults (an answer is recorded only for a value sent): only a
       // value sent again has them to start over.
       if (e.key !== null) this.keys.set(v, num?.keyPrefix !== undefined && num.keyN! >= 0 ? this.keyNames.idOf(num.keyPrefix, num.keyN!) : this.keyNames.id(e.key));
@@ -191,6 +191,23 @@ export class Sends {
       }
     },
   };
+
+  /**
+   * send.invoke's partition id: kept by partition for the last topic named, since a producer's sends name one
+   * topic and spread over its partitions in turn (TopicPartitions.id remembers only the last partition).
+   */
+  private invokeTp(topic: string, partition: number): number {
+    if (topic !== this.invokeTopic) {
+      this.invokeTopic = topic;
+      this.invokeTps = [];
+    }
+    let tp = this.invokeTps[partition + 1];
+    if (tp === undefined) this.invokeTps[partition + 1] = tp = this.tpIds.id(topic, partition);
+    return tp;
+  }
+
+  private invokeTopic: string | null = null;
+  private invokeTps: number[] = [];
 
   private ordered(v: number): void {
     if (this.order === null) {
@@ -278,6 +295,26 @@ export class Sends {
       return;
     }
     for (let v = 0; v <= this.lastInvoked; v++) if ((this.flags.get(v) & STATUS) !== Status.None) f(v);
+  }
+
+  /**
+   * The send order as positions, for a pass written as a plain loop (`for (i < orderSpan) { v = sentAt(i); if
+   * (v >= 0) ... }`): a pass over 10^5 values that calls a function for each (forEach's callback, which sees every
+   * check's) costs several times the loop's reads.
+   */
+  get orderSpan(): number {
+    return this.order !== null ? this.orderLength : this.lastInvoked + 1;
+  }
+
+  /** Whether positions in the send order are value ids (ascending so far); once not, they index an order list. */
+  get inIdOrder(): boolean {
+    return this.order === null;
+  }
+
+  /** The value at position `i` of the send order, -1 for an id never sent (i < orderSpan). */
+  sentAt(i: number): number {
+    if (this.order !== null) return this.order.get(i);
+    return (this.flags.get(i) & STATUS) !== Status.None ? i : -1;
   }
 
   /** Sent values in send order, while `f` returns true. */

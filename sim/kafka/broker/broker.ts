@@ -191,7 +191,15 @@ export class Broker extends Process {
     this.previousBrokerEpoch = typeof m === 'object' && m !== null && typeof m.brokerEpoch === 'number' ? m.brokerEpoch : -1;
     const c = opts.config;
     this.logManager = new LogManager(
-      { disk: this.disk, trace: this.trace, node: this.id, tasks: actorTaskScheduler(this), random: this.random.fork('log') },
+      {
+        disk: this.disk,
+        trace: this.trace,
+        node: this.id,
+        tasks: actorTaskScheduler(this),
+        random: this.random.fork('log'),
+        // Retention moves a follower's start offset outside its fetcher, whose next request must carry it.
+        onLogStartOffsetIncremented: (tp) => this.replicas?.logStartOffsetMoved(tp.topic, tp.partition),
+      },
       {
         ...DEFAULT_LOG_MANAGER_CONFIG,
         'log.dirs': LOG_DIR,
@@ -842,6 +850,7 @@ export class Broker extends Process {
       shouldLeaderThrottle: (p, replicaId) => this.throttles.shouldLeaderThrottle(p, replicaId, Math.floor(this.now / 1000)),
       recordLeaderThrottled: (p, bytes) => this.throttles.recordLeader(p, bytes, Math.floor(this.now / 1000)),
       shouldFollowerThrottle: (p) => this.throttles.shouldFollowerThrottle(p, Math.floor(this.now / 1000)),
+      followerThrottleConfigured: () => this.throttles.followerThrottleConfigured,
       recordFollowerThrottled: (p, bytes) => {
         this.metrics.replicationBytesIn.mark(bytes);
         this.throttles.recordFollower(p, bytes, Math.floor(this.now / 1000));

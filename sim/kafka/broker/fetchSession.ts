@@ -8,6 +8,8 @@ import type { Random } from '../../core/random';
 import type { KafkaError } from '../errors';
 import type { FetchPartition, FetchPartitionResponse, FetchRequest } from '../protocol';
 import { tpKey } from '../protocol';
+import type { EmptyReadMemo } from './partition';
+import type { FollowerState } from './rules/followerState';
 
 /** [src: FetchMetadata.INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH] */
 export const INVALID_SESSION_ID = 0;
@@ -30,7 +32,7 @@ export function isFullFetch(epoch: number): boolean {
  * One partition of a session: the fetcher's last request for it, and the HW and log start offset it was last
  * told. It is the FetchPartition a read uses, updated in place by later requests. [src: CachedPartition]
  */
-export class CachedPartition implements FetchPartition {
+export class CachedPartition implements FetchPartition, EmptyReadMemo {
   fetchOffset: number;
   lastFetchedEpoch: number;
   currentLeaderEpoch: number;
@@ -45,6 +47,17 @@ export class CachedPartition implements FetchPartition {
   /** The broker's replica of it as last looked up (ReplicaManager's), and the partition-set version of that lookup. */
   local: object | undefined = undefined;
   localVersion = -1;
+  /** Its last read that found nothing, while the request stays the same (see EmptyReadMemo). */
+  memoVersion = -1;
+  memoReplicaId = -1;
+  memoCommitted = false;
+  memoLogEndOffset = -1;
+  memoHighWatermark = -1;
+  memoLogStartOffset = -1;
+  memoLastStableOffset = -1;
+  memoFollower: FollowerState | null = null;
+  /** The delayed-fetch watchers of its partition (ReplicaManager's; an entry never removed), once looked up. */
+  watchers: object | undefined = undefined;
 
   constructor(
     readonly topic: string,
@@ -61,6 +74,7 @@ export class CachedPartition implements FetchPartition {
 
   /** [src: CachedPartition.updateRequestParams] */
   updateRequestParams(req: FetchPartition): void {
+    this.memoVersion = -1;
     this.fetchOffset = req.fetchOffset;
     this.lastFetchedEpoch = req.lastFetchedEpoch;
     this.currentLeaderEpoch = req.currentLeaderEpoch;

@@ -61,6 +61,29 @@ declare module '../../core/trace' {
 
 const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
 
+/** Source of Partition.stateVersion values: unique across partitions, so a memo never matches another replica object. */
+let lastStateVersion = 0;
+
+/**
+ * What a fetch session's partition remembers of its last read that found nothing (a caught-up follower in the ISR,
+ * or a consumer at the end of what it may read): while the partition's role, ISR, log end, HW and log start (and
+ * LSO for read_committed) stay as they were, the same request reads nothing again, and a repeat only records the
+ * follower's fetch. Any change of the request's parameters resets memoVersion to -1.
+ */
+export interface EmptyReadMemo {
+  /** The partition's stateVersion when remembered; -1: nothing remembered. */
+  memoVersion: number;
+  memoReplicaId: number;
+  memoCommitted: boolean;
+  memoLogEndOffset: number;
+  memoHighWatermark: number;
+  memoLogStartOffset: number;
+  /** read_committed: the LSO it read up to. */
+  memoLastStableOffset: number;
+  /** The follower's state the repeat updates (a follower's memo only). */
+  memoFollower: FollowerState | null;
+}
+
 /** A partition as the controller's committed metadata describes it. */
 export interface PartitionState {
   readonly leader: number;
@@ -128,6 +151,15 @@ export class Partition {
   private readLogEndOffset = -1;
   /** The log end offset when this leader epoch began (a follower must reach it to join the ISR). */
   leaderEpochStartOffset = 0;
+  /**
+   * Changes whenever the role, leader epoch, replicas, ISR, a pending ISR change or the follower states change:
+   * an EmptyReadMemo taken at another version is stale. (The log's offsets are compared by value.)
+   */
+  stateVersion = ++lastStateVersion;
+
+  private bumpStateVersion(): void {
+    this.stateVersion = ++lastStateVersion;
+  }
 
   constructor(
     readonly topic: string,
@@ -165,6 +197,7 @@ export class Partition {
     if (s.leaderEpoch < this.leaderEpoch || (s.leaderEpoch === this.leaderEpoch && s.partitionEpoch <= this.partitionEpoch)) return 'unchanged';
     const newEpoch = s.leaderEpoch > this.leaderEpoch;
     const wasLeader = this.isLeader;
+    this.bumpStateVersion();
     this.leader = s.leader;
     this.leaderEpoch = s.leaderEpoch;
     this.partitionEpoch = s.partitionEpoch;
@@ -282,7 +315,9 @@ export class Partition {
 
   /**
    * Serves one partition of a fetch as leader [Partition.fetchRecords]. A follower fetch also updates that
-   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that).
+   * follower's state, may expand the ISR and advance the HW (the response carries the HW read before that) —
+   * except the read that completes a delayed fetch (`fromPurgatory`): the follower's offsets are the ones its
+   * first read already recorded. [src: DelayedFetch.scala `onComplete` (readFromPurgatory = true); ReplicaManager `fetchMessages`]
    * Returns null when the read found nothing and nothing went wrong (no records, no error, no diverging
    * epoch), with the HW, log start and end it saw in readHighWatermark etc. for `emptyReadResponse`.
    */
@@ -293,7 +328,10 @@ export class Partition {
     maxBytes: number,
     isolationLevel: 'read_uncommitted' | 'read_committed',
     throttled = false,
+    memo: EmptyReadMemo | null = null,
+    fromPurgatory = false,
   ): FetchPartitionResponse | null {
+    const version = this.stateVersion;
     const epochError = this.checkLeaderEpoch(req.currentLeaderEpoch);
     if (epochError !== 'NONE') return this.errorResponse(epochError);
     const isFollower = replicaId >= 0;
@@ -304,7 +342,12 @@ export class Partition {
     const atLatestEpoch = isFollower && req.lastFetchedEpoch === log.latestEpoch();
     if (atLatestEpoch && req.fetchOffset === leo && leo >= log.logStartOffset) {
       // A caught-up follower whose last epoch is ours: nothing to read and no divergence possible.
-      this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      if (!fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+      // In the ISR the repeat is the same read again (no ISR expansion to consider, no throttle applies), unless
+      // what the fetch set off (a HW move and its completions) changed the partition meanwhile.
+      if (memo !== null && version === this.stateVersion && log.logEndOffset === leo && this.isr.includes(replicaId)) {
+        this.remember(memo, replicaId, false, this.followerOf(replicaId) ?? null);
+      }
       return this.emptyRead(hw, leo);
     }
     // A follower at our latest epoch and not past our end has not diverged (that epoch ends at our LEO), so the
@@ -325,8 +368,12 @@ export class Partition {
     // A throttled follower gets no records this time, but its fetch still counts [ReplicaManager `readFromLocalLog`].
     const r = throttled ? { error: null, batches: NO_BATCHES } : log.read(req.fetchOffset, Math.min(req.maxBytes, maxBytes), upTo, true);
     if (r.error) return this.errorResponse(r.error);
-    if (isFollower) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
-    if (r.batches.length === 0) return this.emptyRead(hw, leo);
+    if (isFollower && !fromPurgatory) this.updateFollowerFetchState(replicaId, req.fetchOffset, req.logStartOffset, leo, replicaEpoch);
+    if (r.batches.length === 0) {
+      // A consumer at the end of what it may read reads nothing again until an offset moves.
+      if (memo !== null && !isFollower && req.fetchOffset >= upTo) this.remember(memo, replicaId, committed, null);
+      return this.emptyRead(hw, leo);
+    }
     const resp = this.response('NONE', hw, leo, null, r.batches);
     if (isFollower) return resp;
     if (!committed) return lso === hw ? resp : { ...resp, lastStableOffset: lso };
@@ -334,6 +381,41 @@ export class Partition {
     // [src: LocalLog `addAbortedTransactions`] the range is the fetch offset up to just past the data returned.
     const aborted = log.collectAbortedTransactions(req.fetchOffset, last.baseOffset + last.lastOffsetDelta + 1);
     return { ...resp, lastStableOffset: lso, abortedTransactions: aborted };
+  }
+
+  /** Takes the memo of a read that found nothing, as of the state after it (what a repeat would see). */
+  private remember(memo: EmptyReadMemo, replicaId: number, committed: boolean, follower: FollowerState | null): void {
+    const log = this.log;
+    memo.memoVersion = this.stateVersion;
+    memo.memoReplicaId = replicaId;
+    memo.memoCommitted = committed;
+    memo.memoLogEndOffset = log.logEndOffset;
+    memo.memoHighWatermark = log.highWatermark;
+    memo.memoLogStartOffset = log.logStartOffset;
+    memo.memoLastStableOffset = committed ? log.lastStableOffset : -1;
+    memo.memoFollower = follower;
+  }
+
+  /**
+   * The repeat of a read that found nothing, when nothing it depends on moved since `memo` (`req` is the same
+   * request, its parameters unchanged): exactly what fetchAsLeader would do then — a follower's fetch is recorded
+   * (it stays caught up), readHighWatermark etc. are set — without its lookups. False: read in full.
+   */
+  repeatEmptyRead(req: FetchPartition & EmptyReadMemo, replicaId: number, replicaEpoch: number, committed: boolean, nowMs: number, fromPurgatory = false): boolean {
+    if (req.memoVersion !== this.stateVersion || req.memoReplicaId !== replicaId || req.memoCommitted !== committed) return false;
+    const log = this.log;
+    const leo = log.logEndOffset;
+    const hw = log.highWatermark;
+    if (leo !== req.memoLogEndOffset || hw !== req.memoHighWatermark || log.logStartOffset !== req.memoLogStartOffset) return false;
+    if (committed && log.lastStableOffset !== req.memoLastStableOffset) return false;
+    const f = req.memoFollower;
+    if (f !== null && !fromPurgatory) {
+      const before = f.logEndOffset;
+      updateFetchState(f, req.fetchOffset, req.logStartOffset, leo, nowMs, replicaEpoch);
+      if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
+    }
+    this.emptyRead(hw, leo);
+    return true;
   }
 
   private emptyRead(hw: number, leo: number): null {
@@ -387,6 +469,11 @@ export class Partition {
     if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
   }
 
+  /** What this leader last recorded of a follower's fetches (for describing and testing; undefined when none). */
+  followerFetchState(brokerId: number): Readonly<FollowerState> | undefined {
+    return this.followerOf(brokerId);
+  }
+
   /** The follower's state: a scan of the (two or so) followers, cheaper than the map on every fetched partition. */
   private followerOf(brokerId: number): FollowerState | undefined {
     const list = this.followerList;
@@ -395,11 +482,13 @@ export class Partition {
   }
 
   private addFollower(f: FollowerState): void {
+    this.bumpStateVersion();
     this.followers.set(f.brokerId, f);
     this.followerList.push(f);
   }
 
   private clearFollowers(): void {
+    this.bumpStateVersion();
     this.followers = new Map();
     this.followerList = [];
   }
@@ -471,6 +560,7 @@ export class Partition {
     if (!canJoinIsr(f, this.log.highWatermark, this.leaderEpochStartOffset)) return;
     const proposed = [...this.isr, f.brokerId];
     this.pending = { kind: 'expand', proposed, maximal: proposed, awaitingMetadata: false };
+    this.bumpStateVersion();
     this.host.trace.emit('replica.alter-isr', this.host.nodeId, {
       topic: this.topic,
       partition: this.partition,
@@ -492,6 +582,7 @@ export class Partition {
     if (out.length === 0) return;
     const proposed = this.isr.filter((r) => !out.includes(r));
     this.pending = { kind: 'shrink', proposed, maximal: this.isr, awaitingMetadata: false };
+    this.bumpStateVersion();
     this.host.trace.emit('replica.alter-isr', this.host.nodeId, {
       topic: this.topic,
       partition: this.partition,
@@ -510,6 +601,7 @@ export class Partition {
     result: { leaderEpoch: number; partitionEpoch: number; isr: readonly number[] } | null,
   ): 'retry' | 'done' {
     if (!this.pending) return 'done';
+    this.bumpStateVersion();
     if (error === 'NONE' && result) {
       if (result.leaderEpoch !== this.leaderEpoch || result.partitionEpoch <= this.partitionEpoch) {
         // Metadata already moved past it.
@@ -549,6 +641,7 @@ export class Partition {
 
   /** Stops being a replica (reassigned away or deleted). */
   stop(): void {
+    this.bumpStateVersion();
     this.leader = -1;
     this.clearFollowers();
     this.pending = null;

@@ -1,12 +1,23 @@
 import { ms } from '../../core/time';
 import type { Outcome } from '../net/networkClient';
-import { FetchSessionHandler } from '../client/fetchSessionHandler';
+import { FetchSessionHandler, type FetchRequestData } from '../client/fetchSessionHandler';
 import type { FetchPartitionResponse, FetchRequest, FetchResponse } from '../protocol';
-import { batchesBytes, REQUEST_HEADER_BYTES, tpKey } from '../protocol';
+import { batchesBytes, REQUEST_HEADER_BYTES } from '../protocol';
 import { lastOffset } from '../records';
 import type { Partition } from './partition';
 import { offsetTruncationState } from './rules/truncation';
 import { defineKinds, num, oneOf, str, type KindsOf } from '../../core/traceSchema';
+
+/** One round's request data, and what the fetcher does when there is nothing to send. */
+interface Round {
+  readonly data: FetchRequestData;
+  /** Partitions the request wants (sent now or held by the session). */
+  readonly fetchable: number;
+  /** The soonest a backing-off partition may be fetched again (us from now), Infinity if none. */
+  readonly nextDelay: number;
+  /** Some partition was left out by the follower throttle. */
+  readonly throttled: boolean;
+}
 
 /** What a follower's fetcher does to its log. */
 export const FETCHER_KINDS = defineKinds({
@@ -51,6 +62,8 @@ export interface FetcherHost {
   shouldFollowerThrottle(p: Partition): boolean;
   /** Fetched bytes of a partition the follower throttle names count towards its quota. */
   recordFollowerThrottled(p: Partition, bytes: number): void;
+  /** The follower throttle names some partition here: `shouldFollowerThrottle` may hold for some partition. */
+  followerThrottleConfigured(): boolean;
 }
 
 interface FetchState {
@@ -60,6 +73,10 @@ interface FetchState {
   parked: boolean;
   /** Retriable error: wait until this time (us). */
   delayedUntilUs: number;
+  /** Its place in the fetcher's partition order (a re-added partition keeps its place, as in a Map). */
+  readonly order: number;
+  /** On the dirty list: its fetch parameters or whether it is fetched may differ from the last request's. */
+  dirty: boolean;
 }
 
 /**
@@ -70,6 +87,17 @@ interface FetchState {
  */
 export class ReplicaFetcher {
   private readonly parts = new Map<string, FetchState>();
+  /** The same states by topic and partition number (responses name partitions by both). */
+  private readonly byTopic = new Map<string, (FetchState | undefined)[]>();
+  private nextOrder = 0;
+  /**
+   * The partitions whose next `add` to the session may differ from the last one: appended to, truncated, moved
+   * start, (re)added or removed, parked or un-parked, backing off. Between full walks only these are looked at,
+   * so a round costs the partitions that changed, not all assigned ones; the request is the same.
+   */
+  private dirty: FetchState[] = [];
+  /** The last round walked every partition because the follower throttle named some (it may leave some out). */
+  private throttledWalk = false;
   /** The incremental fetch session with the leader (KIP-227) [RemoteLeaderEndPoint.fetchSessionHandler]. */
   private readonly session = new FetchSessionHandler();
   private inFlight = false;
@@ -99,17 +127,43 @@ export class ReplicaFetcher {
         this.host.emitTruncate(p, leo, hw, 'legacy-high-watermark');
       }
     }
-    this.parts.set(p.key, { partition: p, leaderEpoch: p.leaderEpoch, parked: false, delayedUntilUs: 0 });
+    const old = this.parts.get(p.key);
+    const s: FetchState = { partition: p, leaderEpoch: p.leaderEpoch, parked: false, delayedUntilUs: 0, order: old ? old.order : this.nextOrder++, dirty: false };
+    this.parts.set(p.key, s);
+    let list = this.byTopic.get(p.topic);
+    if (!list) this.byTopic.set(p.topic, (list = []));
+    list[p.partition] = s;
+    this.markDirty(s);
     this.wake();
   }
 
   remove(p: Partition): void {
+    const s = this.parts.get(p.key);
+    if (!s) return;
     this.parts.delete(p.key);
+    const list = this.byTopic.get(p.topic)!;
+    list[p.partition] = undefined;
+    // Still on the list, so the next incremental request forgets it.
+    this.markDirty(s);
   }
 
   stop(): void {
     this.stopped = true;
     this.parts.clear();
+    this.byTopic.clear();
+    this.dirty = [];
+  }
+
+  /** The follower's log start offset moved outside a fetch (retention): the next request says so. */
+  logStartOffsetMoved(key: string): void {
+    const s = this.parts.get(key);
+    if (s) this.markDirty(s);
+  }
+
+  private markDirty(s: FetchState): void {
+    if (s.dirty) return;
+    s.dirty = true;
+    this.dirty.push(s);
   }
 
   private wake(): void {
@@ -129,37 +183,21 @@ export class ReplicaFetcher {
       return;
     }
     // Every partition ready for fetching goes into the session; the request carries only those that changed
-    // [AbstractFetcherThread.buildFetch -> FetchSessionHandler.Builder].
+    // [AbstractFetcherThread.buildFetch -> FetchSessionHandler.Builder]. With a session open and no throttle
+    // to consult, the partitions off the dirty list are known to be unchanged and are not looked at.
     const session = this.session;
-    session.begin();
-    let fetchable = 0;
-    let nextDelay = Infinity;
-    let throttled = false;
-    const maxBytes = this.host.config['replica.fetch.max.bytes'];
-    const legacy = this.host.legacyHighWatermarkTruncation;
-    for (const s of this.parts.values()) {
-      if (s.parked) continue;
-      if (s.delayedUntilUs > now) {
-        nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
-        continue;
-      }
-      // A throttled partition stays out of this round, so the session forgets it until it is fetched again
-      // [RemoteLeaderEndPoint.buildFetch: `!shouldFollowerThrottle` before builder.add].
-      if (this.host.shouldFollowerThrottle(s.partition)) {
-        throttled = true;
-        continue;
-      }
-      const p = s.partition;
-      const log = p.log;
-      session.add(p.key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
-      fetchable++;
-    }
-    const data = session.build();
+    const throttleConfigured = this.host.followerThrottleConfigured();
+    const walkAll = session.isFull || throttleConfigured || this.throttledWalk;
+    this.throttledWalk = throttleConfigured;
+    const r = walkAll ? this.walkAll(now) : this.walkDirty(now);
+    const data = r.data;
+    const fetchable = r.fetchable;
+    const nextDelay = r.nextDelay;
     // Nothing to fetch and nothing to forget: no request [RemoteLeaderEndPoint.buildFetch]. Only throttled (or
     // backing-off) partitions: wait replica.fetch.backoff.ms and look again [AbstractFetcherThread `maybeFetch`].
     if (fetchable === 0 && data.forgottenTopicsData.length === 0) {
-      if (throttled) nextDelay = Math.min(nextDelay, ms(this.host.config['replica.fetch.backoff.ms']));
-      if (nextDelay !== Infinity) this.host.setTimer(nextDelay, () => this.fetch());
+      const delay = r.throttled ? Math.min(nextDelay, ms(this.host.config['replica.fetch.backoff.ms'])) : nextDelay;
+      if (delay !== Infinity) this.host.setTimer(delay, () => this.fetch());
       return;
     }
     this.inFlight = true;
@@ -185,6 +223,84 @@ export class ReplicaFetcher {
     );
   }
 
+  /** Every partition, in order, into a `begin` round (the full request, or a round the throttle may thin). */
+  private walkAll(now: number): Round {
+    const session = this.session;
+    session.begin();
+    // The walk looks at every partition: the dirty list starts again with those still backing off.
+    for (const s of this.dirty) s.dirty = false;
+    this.dirty = [];
+    let fetchable = 0;
+    let nextDelay = Infinity;
+    let throttled = false;
+    const maxBytes = this.host.config['replica.fetch.max.bytes'];
+    const legacy = this.host.legacyHighWatermarkTruncation;
+    for (const s of this.parts.values()) {
+      if (s.parked) continue;
+      if (s.delayedUntilUs > now) {
+        nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
+        this.markDirty(s);
+        continue;
+      }
+      // A throttled partition stays out of this round, so the session forgets it until it is fetched again
+      // [RemoteLeaderEndPoint.buildFetch: `!shouldFollowerThrottle` before builder.add].
+      if (this.host.shouldFollowerThrottle(s.partition)) {
+        throttled = true;
+        continue;
+      }
+      const p = s.partition;
+      const log = p.log;
+      session.add(p.key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
+      fetchable++;
+    }
+    return { data: session.build(), fetchable, nextDelay, throttled };
+  }
+
+  /**
+   * The dirty partitions, in the fetcher's order, into a `beginChanges` round: each is added again (the session
+   * sends it if its parameters changed) or forgotten (removed, parked, backing off). Every other partition is
+   * in the session as last sent, so the session's size is the number of partitions fetched.
+   */
+  private walkDirty(now: number): Round {
+    const session = this.session;
+    session.beginChanges();
+    const list = this.dirty;
+    this.dirty = [];
+    if (list.length > 1) list.sort((a, b) => a.order - b.order);
+    let nextDelay = Infinity;
+    const maxBytes = this.host.config['replica.fetch.max.bytes'];
+    const legacy = this.host.legacyHighWatermarkTruncation;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      s.dirty = false;
+      const p = s.partition;
+      const current = this.parts.get(p.key);
+      if (current !== s) {
+        // Removed (forget it), or re-added (its new state is on the list too).
+        if (current === undefined) session.forget(p.key);
+        continue;
+      }
+      if (s.parked) {
+        session.forget(p.key);
+        continue;
+      }
+      if (s.delayedUntilUs > now) {
+        nextDelay = Math.min(nextDelay, s.delayedUntilUs - now);
+        session.forget(p.key);
+        this.markDirty(s);
+        continue;
+      }
+      const log = p.log;
+      session.add(p.key, p.topic, p.partition, log.logEndOffset, legacy ? -1 : log.latestEpoch(), s.leaderEpoch, log.logStartOffset, maxBytes);
+    }
+    const data = session.buildChanges();
+    return { data, fetchable: session.size, nextDelay, throttled: false };
+  }
+
+  private state(topic: string, partition: number): FetchState | undefined {
+    return this.byTopic.get(topic)?.[partition];
+  }
+
   private onResponse(o: Outcome<FetchResponse>): void {
     this.inFlight = false;
     if (this.stopped) return;
@@ -193,7 +309,10 @@ export class ReplicaFetcher {
       // The whole request failed: the next one is full, and every partition backs off
       // [RemoteLeaderEndPoint.fetch -> FetchSessionHandler.handleError; AbstractFetcherThread.handlePartitionsWithErrors].
       this.session.handleError();
-      for (const s of this.parts.values()) s.delayedUntilUs = this.nowUs() + backoffUs;
+      for (const s of this.parts.values()) {
+        s.delayedUntilUs = this.nowUs() + backoffUs;
+        this.markDirty(s);
+      }
       this.host.setTimer(backoffUs, () => this.fetch());
       return;
     }
@@ -202,10 +321,14 @@ export class ReplicaFetcher {
       this.fetch();
       return;
     }
-    for (const r of o.response.partitions) {
-      const s = this.parts.get(tpKey(r.topic, r.partition));
+    const rs = o.response.partitions;
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i]!;
+      const s = this.state(r.topic, r.partition);
       if (!s || s.partition.leaderEpoch !== s.leaderEpoch) continue; // removed or moved on meanwhile
       this.processPartition(s, r, backoffUs);
+      // Appended, truncated, moved its start, parked or backing off: the next request looks at it again.
+      this.markDirty(s);
     }
     this.fetch();
   }
@@ -272,6 +395,7 @@ export class ReplicaFetcher {
         s.delayedUntilUs = this.nowUs() + backoffUs;
         this.host.setTimer(backoffUs, () => {
           s.parked = false;
+          this.markDirty(s);
           this.wake();
         });
         return;

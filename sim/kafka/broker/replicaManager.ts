@@ -13,7 +13,7 @@ import type {
   ProduceRequest,
   ProduceResponse,
 } from '../protocol';
-import { batchesBytes } from '../protocol';
+import { batchesBytes, tpKey } from '../protocol';
 import type { RecordBatch } from '../records';
 import { contextPartitions, FetchManager, type CachedPartition, type FetchContext } from './fetchSession';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
@@ -260,6 +260,13 @@ export class ReplicaManager {
     return f;
   }
 
+  /** A log's start offset moved outside replication (retention): its fetcher's next request carries it. */
+  logStartOffsetMoved(topic: string, partition: number): void {
+    if (this.fetchers.size === 0) return;
+    const key = tpKey(topic, partition);
+    for (const f of this.fetchers.values()) f.logStartOffsetMoved(key);
+  }
+
   private removeFromFetchers(p: Partition): void {
     for (const f of this.fetchers.values()) f.remove(p);
   }
@@ -283,6 +290,7 @@ export class ReplicaManager {
       emitFollowerHighWatermark: (p, hw) => h.emitFollowerHighWatermark(p, hw),
       shouldFollowerThrottle: (p) => h.shouldFollowerThrottle(p),
       recordFollowerThrottled: (p, bytes) => h.recordFollowerThrottled(p, bytes),
+      followerThrottleConfigured: () => h.followerThrottleConfigured(),
     };
   }
 
@@ -476,8 +484,12 @@ export class ReplicaManager {
     const parts = contextPartitions(ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
-      let waiting = this.fetchWaiters.get(cp.key);
-      if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
+      let waiting = cp.watchers as FetchWatchers | undefined;
+      if (waiting === undefined) {
+        waiting = this.fetchWaiters.get(cp.key);
+        if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
+        cp.watchers = waiting;
+      }
       waiting.watch(op, cp);
     }
     // Checked once more now that it watches: what the read itself set off (a follower's fetch that moved the HW
@@ -495,9 +507,9 @@ export class ReplicaManager {
    * each partition with records, an error or a diverging epoch; one with nothing new only when the request is
    * full (or sessionless) or its HW or log start moved since the fetcher was last told. `ready` when there is
    * nothing to read, an error, a diverging epoch or minBytes of data [ReplicaManager.fetchMessages;
-   * DelayedFetch.tryComplete]. Follower state is updated on every read, as Kafka does.
+   * DelayedFetch.tryComplete]. Follower state is updated on the first read of a fetch, not on the read that completes it.
    */
-  private readAll(req: FetchRequest, ctx: FetchContext): { ready: boolean; partitions: FetchPartitionResponse[] } {
+  private readAll(req: FetchRequest, ctx: FetchContext, fromPurgatory = false): { ready: boolean; partitions: FetchPartitionResponse[] } {
     const out: FetchPartitionResponse[] = [];
     let bytes = 0;
     let ready = false;
@@ -505,6 +517,8 @@ export class ReplicaManager {
     let budget = req.maxBytes;
     const answerAll = ctx.kind !== 'incremental';
     const parts = contextPartitions(ctx);
+    const nowMs = this.host.nowMs();
+    const committed = req.replicaId < 0 && req.isolationLevel === 'read_committed';
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
       any = true;
@@ -514,9 +528,16 @@ export class ReplicaManager {
         out.push(notLeaderResponse(cp));
         continue;
       }
+      // Most partitions of a session read nothing again, fetch after fetch: an unchanged one only records the
+      // follower's fetch (ISR membership depends on it; not on the read completing a delayed fetch)
+      // [Partition.fetchRecords -> updateFollowerFetchState].
+      if (p.repeatEmptyRead(cp, req.replicaId, req.replicaEpoch, committed, nowMs, fromPurgatory)) {
+        if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
+        continue;
+      }
       // A throttled follower's read returns no records (its fetch still counts) [ReplicaManager.readFromLog `shouldLeaderThrottle`].
       const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
-      const r = p.fetchAsLeader(cp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled);
+      const r = p.fetchAsLeader(cp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled, cp, fromPurgatory);
       if (r === null) {
         // Nothing read: answered in a full context, or when the fetcher's view of the HW or log start is stale.
         if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
@@ -590,7 +611,8 @@ export class ReplicaManager {
     if (op.done) return;
     op.done = true; // its watchers drop it lazily
     this.host.cancelTimer(op.timer);
-    const read = this.readAll(op.req, op.ctx);
+    // The completing read leaves follower state alone: the first read recorded this fetch. [src: DelayedFetch.scala `onComplete`]
+    const read = this.readAll(op.req, op.ctx, true);
     this.sendFetchResponse(op.from, op.req, op.ctx, read.partitions);
   }
 

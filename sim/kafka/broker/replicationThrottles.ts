@@ -63,6 +63,11 @@ export class ReplicationThrottles {
     return ReplicationThrottles.named(this.leaderParts, p) && !p.isr.includes(replicaId) && this.leader.isQuotaExceeded(nowMs);
   }
 
+  /** Some topic names throttled follower replicas here (else `shouldFollowerThrottle` is false for every partition). */
+  get followerThrottleConfigured(): boolean {
+    return this.followerParts.size > 0;
+  }
+
   /** [ReplicaFetcherThread.scala `shouldFollowerThrottle`: not in the ISR, throttled, and the quota exceeded] */
   shouldFollowerThrottle(p: Partition, nowMs: number): boolean {
     return ReplicationThrottles.named(this.followerParts, p) && !p.isr.includes(this.brokerId) && this.follower.isQuotaExceeded(nowMs);

@@ -8,6 +8,8 @@ import {
   leaderAsksCoordinator,
   needsVerification,
   produceErrorOfVerification,
+  produceSupportedOperation,
+  transactionalProduceVersion,
   retryAddOnConcurrent,
   type ProducerAtPartition,
 } from './rules/transactionVerification';
@@ -130,7 +132,7 @@ export class TransactionVerifier {
       for (const n of need) {
         const coordinatorError = errorFor(r, n.tp);
         // A marker written while the coordinator was asked ended the transaction this batch was verified for.
-        const error = coordinatorError !== 'NONE' ? produceErrorOfVerification(coordinatorError, version) : this.guards.get(n.key) === n.guard ? 'NONE' : 'INVALID_TXN_STATE';
+        const error = coordinatorError !== 'NONE' ? produceErrorOfVerification(coordinatorError, produceSupportedOperation(transactionalProduceVersion(version))) : this.guards.get(n.key) === n.guard ? 'NONE' : 'INVALID_TXN_STATE';
         if (error === 'NONE') continue;
         this.guards.delete(n.key);
         refused.set(n.index, error);

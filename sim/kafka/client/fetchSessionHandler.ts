@@ -20,6 +20,8 @@ export interface SessionPartition {
   maxBytes: number;
   /** The build that last added it (those an earlier build added and this one did not are forgotten). */
   round: number;
+  /** When it entered the session: the session's order (the order forgotten partitions are listed in). */
+  readonly seq: number;
 }
 
 /** What to send: the request's session fields and partitions. [src: FetchSessionHandler.FetchRequestData] */
@@ -39,6 +41,10 @@ export class FetchSessionHandler {
   /** Session partitions this round's `add` calls named: all of them means none is forgotten. */
   private addedThisRound = 0;
   private toSend: FetchPartition[] = [];
+  /** Entries made so far (each session partition's `seq`). */
+  private seqs = 0;
+  /** `beginChanges` round: the partitions `forget` dropped, or null in a `begin` round. */
+  private forgetting: SessionPartition[] | null = null;
 
   /** The session partition for `key` as last sent (what a response about it answers), or undefined. */
   sessionPartition(key: string): SessionPartition | undefined {
@@ -59,14 +65,50 @@ export class FetchSessionHandler {
     this.round++;
     this.addedThisRound = 0;
     this.toSend = [];
+    this.forgetting = null;
     if (this.isFull) this.session.clear();
+  }
+
+  /**
+   * Starts a round in which the fetcher names only what changed: `add` for every partition whose fetch parameters
+   * may have changed or that (re)joins, `forget` for every one that leaves; the others stay as the session holds
+   * them. `buildChanges` then gives the very request a `begin` round adding every wanted partition would.
+   * Only while a session is open (not `isFull`): a full request names every partition.
+   */
+  beginChanges(): void {
+    if (this.isFull) throw new Error('FetchSessionHandler.beginChanges: a full fetch names every partition (use begin)');
+    this.round++;
+    this.toSend = [];
+    this.forgetting = [];
+  }
+
+  /** In a `beginChanges` round: the fetcher no longer wants `key` (removed, or left out this round). */
+  forget(key: string): void {
+    const s = this.session.get(key);
+    if (s === undefined) return;
+    this.session.delete(key);
+    this.forgetting!.push(s);
+  }
+
+  /** The request for a `beginChanges` round: the added partitions that changed and the forgotten ones, in session order. */
+  buildChanges(): FetchRequestData {
+    const gone = this.forgetting!;
+    this.forgetting = null;
+    if (gone.length > 1) gone.sort((a, b) => a.seq - b.seq);
+    const forgotten: TopicPartition[] = gone.map((s) => ({ topic: s.topic, partition: s.partition }));
+    return { sessionId: this.sessionId, sessionEpoch: this.epoch, partitions: this.toSend, forgottenTopicsData: forgotten };
+  }
+
+  /** The number of partitions in the session (after a build: the ones the request wants). */
+  get size(): number {
+    return this.session.size;
   }
 
   /** The fetcher wants this partition from these parameters. [src: FetchSessionHandler.Builder.add] */
   add(key: string, topic: string, partition: number, fetchOffset: number, lastFetchedEpoch: number, currentLeaderEpoch: number, logStartOffset: number, maxBytes: number): void {
     const s = this.session.get(key);
     if (s === undefined) {
-      this.session.set(key, { key, topic, partition, fetchOffset, lastFetchedEpoch, currentLeaderEpoch, logStartOffset, maxBytes, round: this.round });
+      this.session.set(key, { key, topic, partition, fetchOffset, lastFetchedEpoch, currentLeaderEpoch, logStartOffset, maxBytes, round: this.round, seq: this.seqs++ });
       this.addedThisRound++;
     } else {
       if (s.round !== this.round) this.addedThisRound++;

@@ -24,6 +24,8 @@ export interface LogManagerEnvironment {
   /** The broker process's clock and timers (so every task dies with the process). */
   readonly tasks: TaskScheduler;
   readonly random: Random;
+  /** Told when a log's start offset moves forward [UnifiedLog `maybeIncrementLogStartOffset`]. */
+  readonly onLogStartOffsetIncremented?: (tp: TopicPartition) => void;
 }
 
 /** A per-log-directory offset checkpoint: `topic partition offset` lines. [src: storage/.../checkpoint/OffsetCheckpointFile.java] */

@@ -41,6 +41,8 @@ export interface LogEnvironment {
   readonly node: string;
   readonly tasks: TaskScheduler;
   readonly random: Random;
+  /** Told when a log's start offset moves forward (a follower's fetcher then sends the new one). */
+  readonly onLogStartOffsetIncremented?: (tp: TopicPartition) => void;
 }
 
 export interface LogOpenOptions {
@@ -573,6 +575,7 @@ export class UnifiedLog {
     this.leaderEpochCache.truncateFromStart(newLogStartOffset);
     if (this.producerStateManager.mapEndOffset < newLogStartOffset) this.producerStateManager.updateMapEndOffset(newLogStartOffset);
     this.producerStateManager.onLogStartOffsetIncremented(newLogStartOffset);
+    this.env.onLogStartOffsetIncremented?.(this.topicPartition);
     return { error: null, updated: true };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaderAddsPartition, leaderAsksCoordinator, needsVerification, produceErrorOfVerification, retryAddOnConcurrent } from '../../../sim/kafka/broker/rules/transactionVerification';
+import { leaderAddsPartition, leaderAsksCoordinator, needsVerification, produceErrorOfVerification, produceSupportedOperation, retryAddOnConcurrent, transactionalProduceVersion } from '../../../sim/kafka/broker/rules/transactionVerification';
 import { TransactionVerifier, type VerifierHost } from '../../../sim/kafka/broker/transactionVerifier';
 import type { AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ProduceRequest } from '../../../sim/kafka/protocol';
 import type { KafkaError } from '../../../sim/kafka/errors';
@@ -23,18 +23,25 @@ describe('KIP-890 part 1: which transactional batches the leader verifies', () =
 });
 
 describe('the produce error for an unverified partition', () => {
+  const V10 = produceSupportedOperation(10);
+  const V11 = produceSupportedOperation(transactionalProduceVersion(1));
+  const V12 = produceSupportedOperation(transactionalProduceVersion(2));
+  it('a 4.x producer sends v11 under transaction.version 1 and v12 under 2; only v12 lets the leader add', () => {
+    expect([V10, V11, V12]).toEqual(['DEFAULT_ERROR', 'GENERIC_ERROR_SUPPORTED', 'ADD_PARTITION']);
+  });
   it('PRODUCER_FENCED is told as INVALID_PRODUCER_EPOCH, whatever the version', () => {
-    expect(produceErrorOfVerification('PRODUCER_FENCED', 1)).toBe('INVALID_PRODUCER_EPOCH');
-    expect(produceErrorOfVerification('PRODUCER_FENCED', 2)).toBe('INVALID_PRODUCER_EPOCH');
+    for (const op of [V10, V11, V12]) expect(produceErrorOfVerification('PRODUCER_FENCED', op)).toBe('INVALID_PRODUCER_EPOCH');
   });
-  it('not in the transaction: TRANSACTION_ABORTABLE for a version 2 client, INVALID_TXN_STATE before', () => {
-    expect(produceErrorOfVerification('TRANSACTION_ABORTABLE', 2)).toBe('TRANSACTION_ABORTABLE');
-    expect(produceErrorOfVerification('TRANSACTION_ABORTABLE', 1)).toBe('INVALID_TXN_STATE');
+  it('not in the transaction: TRANSACTION_ABORTABLE for any client that knows it (v11+), INVALID_TXN_STATE before KIP-890', () => {
+    expect(produceErrorOfVerification('TRANSACTION_ABORTABLE', V12)).toBe('TRANSACTION_ABORTABLE');
+    expect(produceErrorOfVerification('TRANSACTION_ABORTABLE', V11)).toBe('TRANSACTION_ABORTABLE');
+    expect(produceErrorOfVerification('TRANSACTION_ABORTABLE', V10)).toBe('INVALID_TXN_STATE');
   });
-  it('a verification that could not be done is the retriable NOT_ENOUGH_REPLICAS; CONCURRENT_TRANSACTIONS only for version 1', () => {
-    for (const e of ['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'NETWORK_EXCEPTION'] as const) expect(produceErrorOfVerification(e, 2)).toBe('NOT_ENOUGH_REPLICAS');
-    expect(produceErrorOfVerification('CONCURRENT_TRANSACTIONS', 1)).toBe('NOT_ENOUGH_REPLICAS');
-    expect(produceErrorOfVerification('CONCURRENT_TRANSACTIONS', 2)).toBe('CONCURRENT_TRANSACTIONS');
+  it('a verification that could not be done is the retriable NOT_ENOUGH_REPLICAS; CONCURRENT_TRANSACTIONS unless the leader was adding', () => {
+    for (const e of ['COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'NETWORK_EXCEPTION'] as const) expect(produceErrorOfVerification(e, V12)).toBe('NOT_ENOUGH_REPLICAS');
+    expect(produceErrorOfVerification('CONCURRENT_TRANSACTIONS', V10)).toBe('NOT_ENOUGH_REPLICAS');
+    expect(produceErrorOfVerification('CONCURRENT_TRANSACTIONS', V11)).toBe('NOT_ENOUGH_REPLICAS');
+    expect(produceErrorOfVerification('CONCURRENT_TRANSACTIONS', V12)).toBe('CONCURRENT_TRANSACTIONS');
   });
 });
 

@@ -50,6 +50,7 @@ function leaderBroker(replicas: readonly number[] = [1, 2], overrides: Partial<R
     recordLeaderThrottled: () => {},
     shouldFollowerThrottle: () => false,
     recordFollowerThrottled: () => {},
+    followerThrottleConfigured: () => false,
     metadataLeader: () => ({ leaderId: -1, leaderEpoch: -1 }),
     isAliveBroker: () => true,
     metrics: new BrokerMetrics(w.now),
@@ -97,6 +98,20 @@ describe('ReplicaManager: delayed operations after a Produce', () => {
       [0, 1],
       [1, 1],
     ]);
+  });
+
+  it('the read that completes a parked follower fetch leaves the follower state as its first read recorded it', () => {
+    const { w, rm, replies } = leaderBroker();
+    rm.handleFetch('broker-2', followerFetch(7, 0));
+    const follower = () => ({ ...rm.partition('orders', 0)!.followerFetchState(2)! });
+    const first = follower();
+    expect(first.lastFetchTimeMs).toBe(0);
+    w.runUntil(w.now + 200_000); // 200 ms later, still parked (maxWaitMs 500)
+    rm.handleProduce('producer-1', produce(8, 1));
+    expect(replies.map((r) => r.msg.type)).toEqual(['ProduceResponse', 'FetchResponse']);
+    // Kafka's DelayedFetch.onComplete reads with readFromPurgatory = true: no second fetch is recorded at 200 ms,
+    // so the follower's last fetch still saw log end 0 at 0 ms (what decides its lastCaughtUpTimeMs next time).
+    expect(follower()).toEqual(first);
   });
 
   it('answers an acks=all produce when the HW covers it, and a consumer fetch parked on the HW after that answer', () => {
@@ -211,6 +226,7 @@ describe('ReplicaManager: fetch sessions with throttles, leader hints and a foll
     const sent: { req: Omit<FetchRequest, 'correlationId'>; done: (o: { ok: true; response: FetchResponse }) => void }[] = [];
     const { w, rm } = leaderBroker([1, 2], {
       shouldFollowerThrottle: (p) => throttled.has(p.partition), // [RemoteLeaderEndPoint.buildFetch]
+      followerThrottleConfigured: () => true, // the topic names throttled follower replicas
       sendFetch: (_leader, req, _bytes, _timeout, done) => sent.push({ req, done }),
     });
     for (const partition of [0, 1]) rm.applyPartitionState('orders', partition, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, replicas: [1, 2], isr: [2], elr: [] });
@@ -271,5 +287,50 @@ describe('ReplicaManager: a fetch parked after its own read set something off', 
     const fetched = replies[3]!.msg as unknown as FetchResponse;
     expect(fetched.partitions.find((p) => p.partition === 0)!.batches.length).toBe(1);
     expect(w.now).toBe(0);
+  });
+});
+
+describe('ReplicaManager: a caught-up follower\'s repeated session fetches', () => {
+  // A follower in the ISR fetching an unchanged partition through its session reads nothing again and again; the
+  // leader still records each fetch (lastCaughtUpTimeMs), so the ISR shrinks replica.lag.time.max.ms after it
+  // last caught up, exactly as when every fetch is read in full (sessionless) [Partition.updateFollowerFetchState].
+  function shrinkTimeMs(useSession: boolean, fetchUntilMs: number, produceAtMs: number): number {
+    const shrinks: number[] = [];
+    const b = leaderBroker([1, 2], { sendAlterPartition: () => shrinks.push(Math.floor(b.w.now / 1000)) });
+    const fetch = (id: number, sessionId: number, sessionEpoch: number, withPartitions: boolean) => ({
+      ...followerFetch(id, 1),
+      maxWaitMs: 0,
+      sessionId,
+      sessionEpoch: useSession ? sessionEpoch : -1,
+      partitions: withPartitions || !useSession ? followerFetch(id, 1).partitions : [],
+    });
+    // One record in each partition; the follower's first (full) fetch reads it, the second is at the end.
+    b.rm.handleProduce('producer-1', produce(1, 1));
+    b.rm.handleFetch('broker-2', { ...followerFetch(2, 0), maxWaitMs: 0, sessionEpoch: useSession ? 0 : -1 });
+    const sessionId = (b.replies[1]!.msg as unknown as FetchResponse).sessionId;
+    expect(sessionId > 0).toBe(useSession);
+    b.rm.handleFetch('broker-2', fetch(3, sessionId, 1, true));
+    let epoch = 2;
+    for (let t = 1000; t <= 60_000; t += 1000) {
+      b.w.runUntil(t * 1000);
+      if (produceAtMs === t) b.rm.handleProduce('producer-1', produce(100 + t, 1)); // the follower falls behind
+      if (t <= fetchUntilMs) b.rm.handleFetch('broker-2', fetch(t, sessionId, epoch++, false));
+      for (const p of b.rm.partitions.values()) p.maybeShrinkIsr();
+    }
+    return shrinks[0] ?? -1;
+  }
+
+  it('a follower that stops fetching is shrunk 30 s after its last caught-up fetch, the same with a session as with full reads', () => {
+    const inSession = shrinkTimeMs(true, 20_000, 25_000);
+    expect(inSession).toBe(51_000); // the first check more than replica.lag.time.max.ms (30 s) after 20 s
+    expect(shrinkTimeMs(false, 20_000, 25_000)).toBe(inSession);
+  });
+
+  it('a follower still fetching but behind since an append is shrunk 30 s after it last caught up, with or without a session', () => {
+    // At 10 s a produce lands; the follower keeps fetching at offset 1 (it never appends): it was last caught up
+    // as of its fetch at 9 s, the last one that had everything the leader had.
+    const inSession = shrinkTimeMs(true, 60_000, 10_000);
+    expect(inSession).toBe(40_000);
+    expect(shrinkTimeMs(false, 60_000, 10_000)).toBe(inSession);
   });
 });

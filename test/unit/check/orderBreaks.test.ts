@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReportOut } from '../../../sim/check/check';
 import { History } from '../../../sim/check/history/history';
 import { orderBreaks, OutOffsets } from '../../../sim/check/orderBreaks';
+import { result } from '../../../sim/check/report';
 import { NumberedListBuilder, type TraceNumbers } from '../../../sim/core/numberedText';
 
 // share.order-breaks and group.order-breaks from hand-written events, each answer worked out in the comments.
@@ -137,5 +139,86 @@ describe('order breaks', () => {
     expect([out.get(5), out.get(5_000_001)]).toEqual([-1, -1]);
     set(10, 0);
     expect([out.get(10), out.get(11)]).toEqual([0, -1]);
+  });
+
+  it('a partition read one poll at a time skips the key rows, and finds what the rule by its words finds', () => {
+    // The rule by its words, with a list per partition of the offsets out (in the order handed out, with their
+    // key and poll) and each key's highest finished offset.
+    function byTheRule(events: readonly Record<string, unknown>[]): { count: number; examples: string[] } {
+      const out = new Map<number, Map<number, { key: string; poll: number }>>();
+      const maxFinished = new Map<string, number>();
+      const examples: string[] = [];
+      let count = 0;
+      for (const e of events) {
+        if (e.kind === 'consumer.poll') {
+          const r = (e.records as { partition: number; offsets: number[]; keys: string[] }[])[0]!;
+          const open = out.get(r.partition) ?? new Map<number, { key: string; poll: number }>();
+          out.set(r.partition, open);
+          r.offsets.forEach((o, i) => {
+            const key = r.keys[i]!;
+            const finished = maxFinished.get(`${r.partition}/${key}`) ?? -1;
+            let why = finished > o ? `after offset ${finished} of the same key was finished` : null;
+            for (const [earlier, x] of open) if (why === null && x.key === key && earlier < o && x.poll !== e.seq) why = `while offset ${earlier} of the same key was still out`;
+            const was = open.get(o);
+            if (was) was.poll = e.seq as number;
+            else open.set(o, { key, poll: e.seq as number });
+            if (why !== null) {
+              count++;
+              if (examples.length < 5) examples.push(`g t-${r.partition}: key ${key} offset ${o} was handed out ${why}`);
+            }
+          });
+        } else {
+          const open = out.get(e.partition as number);
+          for (const o of e.offsets as number[]) {
+            const x = open?.get(o);
+            if (!x) continue;
+            open!.delete(o);
+            const k = `${e.partition}/${x.key}`;
+            maxFinished.set(k, Math.max(maxFinished.get(k) ?? -1, o));
+          }
+        }
+      }
+      return { count, examples };
+    }
+    // One poll's records, all but the last finished; another poll re-reads offset 0 while offset 5 is still out.
+    const rewound = [groupPoll(1, 0, [0, 1, 2, 3, 4, 5], ['a', 'b', 'c', 'd', 'a', 'b']), processed(0, [0, 1, 2, 3, 4]), groupPoll(2, 0, [0], ['a'])];
+    expect(fold(rewound)['group.order-breaks']).toEqual(result(1, ['g t-0: key a offset 0 was handed out after offset 4 of the same key was finished']));
+    expect(byTheRule(rewound)).toEqual({ count: 1, examples: fold(rewound)['group.order-breaks']!.examples });
+    // Polls of two partitions, mostly the next offsets in order (sometimes a rewind, or a poll while the last one's
+    // records are still out), and records processed mostly in order; an offset's key is fixed, 4 keys per partition.
+    const step = fc.record({
+      partition: fc.integer({ min: 0, max: 1 }),
+      poll: fc.boolean(),
+      samePoll: fc.integer({ min: 0, max: 3 }),
+      rewind: fc.integer({ min: -6, max: 8 }),
+      count: fc.integer({ min: 1, max: 4 }),
+      finish: fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 4 }),
+      inOrder: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const next = [0, 0];
+        let seq = 0;
+        const events: Record<string, unknown>[] = [];
+        const keyOf = (o: number) => `k${(o * 5) % 4}`;
+        for (const s of steps) {
+          if (s.poll) {
+            if (s.samePoll !== 0 || seq === 0) seq++;
+            const from = Math.max(0, next[s.partition]! - Math.max(0, s.rewind));
+            const offsets = Array.from({ length: s.count }, (_, i) => from + i);
+            next[s.partition] = Math.max(next[s.partition]!, from + s.count);
+            events.push(groupPoll(seq, s.partition, offsets, offsets.map(keyOf)));
+          } else {
+            const upTo = next[s.partition]!;
+            const offsets = s.inOrder ? Array.from({ length: upTo }, (_, i) => i) : s.finish.map((d) => Math.max(0, upTo - 1 - d));
+            events.push(processed(s.partition, offsets));
+          }
+        }
+        const out = fold(events);
+        const expected = byTheRule(events);
+        expect({ count: out['group.order-breaks']!.count, examples: out['group.order-breaks']!.examples }).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -58,4 +58,46 @@ describe('FetchSessionHandler', () => {
     expect(h.handleResponse(response(0, [0, 1]))).toBe(true); // no session: the next fetch is full again
     expect(round(h, { 0: 1, 1: 1 }).partitions).toHaveLength(2);
   });
+
+  it('a round naming only the changes (beginChanges) sends what a round naming every wanted partition sends, forgotten ones in session order', () => {
+    // Two handlers in step: `all` is told every wanted partition, `changes` only what moved, joined or left.
+    const all = new FetchSessionHandler();
+    const changes = new FetchSessionHandler();
+    expect(() => changes.beginChanges()).toThrow(/full fetch/);
+    const wanted = new Map<number, number>([[0, 5], [1, 7], [2, 9], [3, 4]]);
+    const everyRound = () => {
+      all.begin();
+      for (const [p, offset] of wanted) all.add(`t-${p}`, 't', p, offset, -1, 0, -1, 1000);
+      return all.build();
+    };
+    const sameSessions = (sessionId: number, answered: number[]) => {
+      expect(all.handleResponse(response(sessionId, answered))).toBe(true);
+      expect(changes.handleResponse(response(sessionId, answered))).toBe(true);
+    };
+    const full = everyRound();
+    changes.begin();
+    for (const [p, offset] of wanted) changes.add(`t-${p}`, 't', p, offset, -1, 0, -1, 1000);
+    expect(changes.build()).toEqual(full);
+    sameSessions(42, [0, 1, 2, 3]);
+    // 1 moves on; 3 and 0 leave (named in that order: the request lists them as the session holds them).
+    wanted.set(1, 8);
+    wanted.delete(3);
+    wanted.delete(0);
+    const expected = everyRound();
+    changes.beginChanges();
+    changes.forget('t-3');
+    changes.add('t-1', 't', 1, 8, -1, 0, -1, 1000);
+    changes.forget('t-0');
+    changes.forget('t-9'); // never in the session: nothing to forget
+    expect(changes.buildChanges()).toEqual(expected);
+    expect(expected.partitions.map((p) => [p.partition, p.fetchOffset])).toEqual([[1, 8]]);
+    expect(expected.forgottenTopicsData.map((p) => p.partition)).toEqual([0, 3]);
+    expect(changes.size).toBe(2);
+    sameSessions(42, [1]);
+    // Nothing changed: an empty incremental request that still holds 1 and 2.
+    changes.beginChanges();
+    changes.add('t-2', 't', 2, 9, -1, 0, -1, 1000);
+    expect(changes.buildChanges()).toEqual(everyRound());
+    expect(changes.size).toBe(2);
+  });
 });

@@ -61,21 +61,44 @@ export function needsVerification(batch: { readonly isTransactional: boolean; re
   return !(entry !== undefined && entry.currentTxnFirstOffset !== undefined && entry.producerEpoch === batch.producerEpoch);
 }
 
+/**
+ * What a Produce of this version lets the leader do about a transaction: a client before KIP-890 (v10 and older)
+ * knows only the old errors (DEFAULT_ERROR); v11 knows TRANSACTION_ABORTABLE (GENERIC_ERROR_SUPPORTED); v12, sent
+ * under transaction.version 2, lets the leader add the partition itself (ADD_PARTITION).
+ * [src: server/.../transaction/AddPartitionsToTxnManager.java `produceRequestVersionToTransactionSupportedOperation`]
+ */
+export type TransactionSupportedOperation = 'DEFAULT_ERROR' | 'GENERIC_ERROR_SUPPORTED' | 'ADD_PARTITION';
+export function produceSupportedOperation(produceVersion: number): TransactionSupportedOperation {
+  if (produceVersion > 11) return 'ADD_PARTITION';
+  if (produceVersion > 10) return 'GENERIC_ERROR_SUPPORTED';
+  return 'DEFAULT_ERROR';
+}
+
+/**
+ * The Produce version our (Kafka 4.x) producer sends a transactional batch with: 12 under transaction.version 2,
+ * capped at 11 under version 1.
+ * [src: clients/.../requests/ProduceRequest.java `Builder` (useTransactionV1Version caps at v11)]
+ */
+export function transactionalProduceVersion(clientTransactionVersion: number): number {
+  return clientTransactionVersion >= 2 ? 12 : 11;
+}
+
 /** Errors of a verification that could not be done; the producer retries on NOT_ENOUGH_REPLICAS (no metadata refresh). */
 const UNVERIFIABLE: ReadonlySet<KafkaError> = new Set<KafkaError>(['NETWORK_EXCEPTION', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
 
 /**
  * The produce error for a partition the coordinator did not verify. PRODUCER_FENCED becomes INVALID_PRODUCER_EPOCH
- * (what a producer expects from a Produce); "not in the transaction" (TRANSACTION_ABORTABLE) stays so for a
- * transaction.version 2 client and is INVALID_TXN_STATE for an older one, which does not know that error; a
- * verification that could not be done (coordinator unknown, moving or loading; the request lost) is the retriable
- * NOT_ENOUGH_REPLICAS, and so is CONCURRENT_TRANSACTIONS for a version 1 client (a version 2 one is told as is).
- * [src: core/.../server/AddPartitionsToTxnManager.scala `AddPartitionsToTxnHandler.onComplete`; ReplicaManager.scala `appendRecords` (verification error conversion)]
+ * (what a producer expects from a Produce); "not in the transaction" (TRANSACTION_ABORTABLE) stays so for any
+ * client that knows the error (Produce v11+, every 4.x producer whatever its transaction.version) and is
+ * INVALID_TXN_STATE only for a client before KIP-890; a verification that could not be done (coordinator unknown,
+ * moving or loading; the request lost) is the retriable NOT_ENOUGH_REPLICAS, and so is CONCURRENT_TRANSACTIONS
+ * unless the leader was adding the partition (v12, which retries it itself and then tells the client as is).
+ * [src: server/.../transaction/AddPartitionsToTxnManager.java `AddPartitionsToTxnHandler.onComplete`; core/.../server/ReplicaManager.scala `postVerificationCallback`]
  */
-export function produceErrorOfVerification(coordinatorError: KafkaError, clientTransactionVersion: number): KafkaError {
+export function produceErrorOfVerification(coordinatorError: KafkaError, operation: TransactionSupportedOperation): KafkaError {
   if (coordinatorError === 'PRODUCER_FENCED') return 'INVALID_PRODUCER_EPOCH';
-  if (coordinatorError === 'TRANSACTION_ABORTABLE') return clientTransactionVersion < 2 ? 'INVALID_TXN_STATE' : 'TRANSACTION_ABORTABLE';
+  if (coordinatorError === 'TRANSACTION_ABORTABLE') return operation === 'DEFAULT_ERROR' ? 'INVALID_TXN_STATE' : 'TRANSACTION_ABORTABLE';
   if (UNVERIFIABLE.has(coordinatorError)) return 'NOT_ENOUGH_REPLICAS';
-  if (coordinatorError === 'CONCURRENT_TRANSACTIONS' && clientTransactionVersion < 2) return 'NOT_ENOUGH_REPLICAS';
+  if (coordinatorError === 'CONCURRENT_TRANSACTIONS' && operation !== 'ADD_PARTITION') return 'NOT_ENOUGH_REPLICAS';
   return coordinatorError;
 }

@@ -48,6 +48,19 @@ interface PartitionQueue {
  * batch per partition of each ready leader into one request, stamping producer ids and sequences as it goes.
  */
 const NO_QUEUES: readonly PartitionQueue[] = [];
+const NO_NODES: readonly number[] = Object.freeze([]);
+const NO_TOPICS: readonly string[] = Object.freeze([]);
+
+/** Puts `n` in its place in the ascending `list` (which does not hold it). */
+function insertSorted(list: number[], n: number): void {
+  let i = list.length;
+  list.push(n);
+  while (i > 0 && list[i - 1]! > n) {
+    list[i] = list[i - 1]!;
+    i--;
+  }
+  list[i] = n;
+}
 
 export class RecordAccumulator {
   private readonly queues = new Map<string, PartitionQueue>();
@@ -199,9 +212,12 @@ export class RecordAccumulator {
    * their topic for a metadata refresh.
    */
   ready(cluster: ClusterView, nowUs: Micros, exhausted: boolean): ReadyCheckResult {
-    const readyNodes = new Set<number>();
-    const unknown = new Set<string>();
+    // Plain arrays, not sets: a producer's leaders and topics are few, and this runs on every sender pass (most
+    // of which find nothing ready), so a pass that finds nothing allocates nothing but its answer.
+    let readyNodes: number[] | null = null;
+    let unknown: string[] | null = null;
     let next = Infinity;
+    const checkMuted = this.muted.size > 0;
     for (const q of this.nonEmpty) {
       const head = q.deque[0]!;
       const leader = cluster.leaderOf(q.topic, q.partition);
@@ -210,16 +226,19 @@ export class RecordAccumulator {
       const backingOff = this.shouldBackoff(head, waited);
       const full = q.deque.length > 1 || head.isFull;
       if (leader < 0) {
-        unknown.add(q.topic);
+        if (unknown === null) unknown = [q.topic];
+        else if (!unknown.includes(q.topic)) unknown.push(q.topic);
         continue;
       }
-      if (readyNodes.has(leader) || this.muted.has(q.key)) continue;
+      if ((readyNodes !== null && readyNodes.includes(leader)) || (checkMuted && this.muted.has(q.key))) continue;
       const timeToWait = backingOff ? head.retryBackoffUs : this.lingerUs;
       const expired = waited >= timeToWait;
-      if ((full || expired || exhausted) && !backingOff) readyNodes.add(leader);
-      else next = Math.min(next, Math.max(timeToWait - waited, 0));
+      if ((full || expired || exhausted) && !backingOff) {
+        if (readyNodes === null) readyNodes = [leader];
+        else insertSorted(readyNodes, leader);
+      } else next = Math.min(next, Math.max(timeToWait - waited, 0));
     }
-    return { readyNodes: [...readyNodes].sort((a, b) => a - b), nextReadyCheckDelayUs: next, unknownLeaderTopics: [...unknown] };
+    return { readyNodes: readyNodes ?? NO_NODES, nextReadyCheckDelayUs: next, unknownLeaderTopics: unknown ?? NO_TOPICS };
   }
 
   /**
@@ -255,12 +274,15 @@ export class RecordAccumulator {
       if (parts.length === 0) continue;
       let index = (this.nodesDrainIndex.get(node) ?? 0) % parts.length;
       const start = index;
+      const checkMuted = this.muted.size > 0;
       let size = 0;
+      // Where the next drain of this node starts: the partition this one looked at last.
+      let last = index;
       do {
         const q = parts[index]!;
-        this.nodesDrainIndex.set(node, index);
+        last = index;
         index = (index + 1) % parts.length;
-        if (this.muted.has(q.key)) continue;
+        if (checkMuted && this.muted.has(q.key)) continue;
         const first = q.deque[0];
         if (!first) continue;
         first.maybeUpdateLeaderEpoch(cluster.leaderEpochOf(q.topic, q.partition));
@@ -283,6 +305,7 @@ export class RecordAccumulator {
         ready.push(first);
         first.drainedUs = nowUs;
       } while (index !== start);
+      this.nodesDrainIndex.set(node, last);
     }
     return out;
   }

@@ -213,11 +213,12 @@ export class Sender {
       else if (!this.o.connections.isConnected(node)) this.initiateConnect(node);
       else if (this.o.net.inFlight(brokerActorId(node)) < maxInFlight) sendable.push(node);
     }
-    const drained = accumulator.drain(metadata, sendable, this.o.config['max.request.size'], now);
+    // (Most passes find no node to send to: no drain then.)
+    const drained = sendable.length > 0 ? accumulator.drain(metadata, sendable, this.o.config['max.request.size'], now) : null;
     let sent = false;
     for (const node of sendable) {
-      const batches = drained.get(node) ?? [];
-      if (batches.length === 0) continue;
+      const batches = drained!.get(node);
+      if (batches === undefined || batches.length === 0) continue;
       for (const b of batches) {
         this.inFlightBatches.add(b);
         if (this.guaranteeMessageOrder) accumulator.mutePartition(b.topic, b.partition);
@@ -226,7 +227,9 @@ export class Sender {
       sent = true;
     }
 
-    this.maybeUpdateMetadata();
+    // The metadata refresh's own wake-up joins the pass's: one timer armed per pass, at the earliest of them (no
+    // event is scheduled in between, so the timer keeps its place among equal times).
+    next = Math.min(next, this.maybeUpdateMetadata());
     // A drained node may have more to send right away (up to its in-flight limit), as Kafka polls again at once.
     if (sent) next = now;
     next = Math.min(next, accumulator.nextExpiryTimeUs());
@@ -248,19 +251,17 @@ export class Sender {
     return v;
   }
 
-  private maybeUpdateMetadata(): void {
-    if (this.metadataInFlight) return;
+  /** The n-th refresh backoff (one function for the sender's life: timeToNextUpdate asks on every pass). */
+  private readonly metadataBackoff = (attempts: number): Micros => this.metadataBackoffUs(attempts);
+
+  /** Sends a Metadata request when one is due; returns when the next pass must look again (Infinity: no need). */
+  private maybeUpdateMetadata(): Micros {
+    if (this.metadataInFlight) return Infinity;
     const now = this.now;
-    const wait = this.o.metadata.timeToNextUpdate(now, this.maxAgeUs, (n) => this.metadataBackoffUs(n));
-    if (wait > 0) {
-      this.scheduleAt(now + wait);
-      return;
-    }
+    const wait = this.o.metadata.timeToNextUpdate(now, this.maxAgeUs, this.metadataBackoff);
+    if (wait > 0) return now + wait;
     const node = this.leastLoadedNode();
-    if (node === null) {
-      this.scheduleAt(now + this.minConnectionDelay());
-      return;
-    }
+    if (node === null) return now + this.minConnectionDelay();
     this.metadataInFlight = true;
     this.o.net.send<{ type: 'Metadata'; topics: null }, MetadataResponse>(
       brokerActorId(node),
@@ -279,6 +280,7 @@ export class Sender {
         this.wakeup();
       },
     );
+    return Infinity;
   }
 
   /**

@@ -92,6 +92,8 @@ export interface EpochBumpOutcome {
   readonly initProducerId: boolean;
 }
 
+const NO_EPOCH_BUMP: EpochBumpOutcome = Object.freeze({ bumped: false, rewritten: Object.freeze([]) as readonly string[], initProducerId: false });
+
 const partitionKey = partitionKeyMemo('\u0000');
 
 export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
@@ -139,7 +141,9 @@ export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
    * [TransactionManager.bumpIdempotentEpochAndResetIdIfNeeded, bumpIdempotentProducerEpoch]
    */
   bumpIdempotentEpochAndResetIdIfNeeded(): EpochBumpOutcome {
-    if (this.isTransactional) return { bumped: false, rewritten: [], initProducerId: false };
+    if (this.isTransactional) return NO_EPOCH_BUMP;
+    // Every sender pass asks; nearly always there is nothing to do.
+    if (!this.epochBumpRequired && (this.currentState === 'INITIALIZING' || this.hasProducerId())) return NO_EPOCH_BUMP;
     let bumped = false;
     let rewritten: string[] = [];
     if (this.epochBumpRequired) {
@@ -249,6 +253,7 @@ export class TransactionManager<B extends SequencedBatch = SequencedBatch> {
    * [TransactionManager.maybeResolveSequences]
    */
   maybeResolveSequences(): void {
+    if (this.unresolved.size === 0) return; // (every sender pass asks)
     for (const tp of [...this.unresolved.keys()]) {
       if (this.hasInflightBatches(tp)) continue;
       if (!this.isNextSequence(tp, this.sequenceNumber(tp))) this.requestEpochBumpForPartition(tp);
