@@ -81,11 +81,14 @@ export class PayloadTable {
   private counted = 0;
   private slabInts: Int32Array = new Int32Array(FIRST_SLAB_INTS);
   private slabUsed = 0;
+  /** The current slab's SlabSource, made on first use: not enumerable, so a table serialises as it always has (it points back here). */
+  private declare slabSource: SlabSource | null;
 
   /**
    * @param valuePrefix counted values `<valuePrefix>:<n>` (a workload producer); null: values are stored.
    */
   constructor(readonly valuePrefix: string | null = null) {
+    Object.defineProperty(this, 'slabSource', { value: null, writable: true, enumerable: false });
     this.countedPrefix = valuePrefix === null ? null : `${valuePrefix}:`;
   }
 
@@ -180,6 +183,7 @@ export class PayloadTable {
       const size = Math.max(ints, Math.min(MAX_SLAB_INTS, this.slabInts.length * 2));
       this.slabInts = new Int32Array(size);
       this.slabUsed = 0;
+      this.slabSource = null;
     }
     const at = this.slabUsed;
     this.slabUsed += ints;
@@ -190,6 +194,21 @@ export class PayloadTable {
   get slab(): Int32Array {
     return this.slabInts;
   }
+
+  /** This table and the current slab, as the batches built into it hold them: one object per slab, not per batch. */
+  get source(): SlabSource {
+    return (this.slabSource ??= { payloads: this, slab: this.slabInts, extras: null });
+  }
+}
+
+/**
+ * Where a batch's records are: its payload table and slab, and the batch's extras (records.ts `BatchExtras`). The
+ * batches of one slab with no extras share one (millions of batches, one reference each instead of three).
+ */
+export interface SlabSource {
+  readonly payloads: PayloadTable;
+  readonly slab: Int32Array;
+  readonly extras: null;
 }
 
 /** UTF-8 length of a string without allocating. */

@@ -123,31 +123,94 @@ const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 /** RECORD_BATCH_OVERHEAD in DefaultRecordBatch. */
 export const RECORD_BATCH_OVERHEAD = 61;
 
+/** Where a batch's records are (see payloadTable.ts `SlabSource`): shared by a slab's batches without extras. */
+interface BatchSource {
+  readonly payloads: PayloadTable;
+  readonly slab: Int32Array;
+  readonly extras: BatchExtras | null;
+}
+
+/** The source of a batch built into `table`'s current slab, with `extras`. */
+function sourceOf(table: PayloadTable, slab: Int32Array, extras: BatchExtras | null): BatchSource {
+  const shared = table.source;
+  return extras === null && shared.slab === slab ? shared : { payloads: table, slab, extras };
+}
+
 /**
  * One v2 record batch [src: clients/.../record/DefaultRecordBatch.java]. Record i's key id, value id, timestamp
  * delta and value size are `slab[slabAt + 4i ..]`; its key and value are `payloads`'.
+ *
+ * A log holds one per batch (about one per record in a big run), so it is kept small: the producer epoch and the
+ * attributes (both int16) share one field, and the payload table, slab and extras are one shared reference.
  */
 export class RecordBatch {
+  /** producerEpoch << 16 | attributes. */
+  private readonly epochAndAttributes: number;
+  private readonly source: BatchSource;
+
   constructor(
     readonly baseOffset: number,
     /** The leader epoch of the leader that appended it (-1 until a leader has). */
     readonly partitionLeaderEpoch: number,
     readonly lastOffsetDelta: number,
     /** Compression, timestamp type, transactional, control and delete-horizon bits (`batchAttributes`). */
-    readonly attributes: number,
+    attributes: number,
     /** Milliseconds. */
     readonly baseTimestamp: number,
     readonly maxTimestamp: number,
     readonly producerId: number,
-    readonly producerEpoch: number,
+    producerEpoch: number,
     readonly baseSequence: number,
     /** Bytes on disk and on the wire. */
     readonly sizeInBytes: number,
-    readonly payloads: PayloadTable,
-    readonly slab: Int32Array,
+    source: BatchSource,
     readonly slabAt: number,
-    readonly extras: BatchExtras | null,
-  ) {}
+  ) {
+    if (producerEpoch !== (producerEpoch << 16) >> 16) throw new RangeError(`producer epoch ${producerEpoch} is not an int16`);
+    this.epochAndAttributes = (producerEpoch << 16) | (attributes & 0xffff);
+    this.source = source;
+  }
+
+  /** Compression, timestamp type, transactional, control and delete-horizon bits (`batchAttributes`). */
+  get attributes(): number {
+    return this.epochAndAttributes & 0xffff;
+  }
+
+  get producerEpoch(): number {
+    return this.epochAndAttributes >> 16;
+  }
+
+  get payloads(): PayloadTable {
+    return this.source.payloads;
+  }
+
+  get slab(): Int32Array {
+    return this.source.slab;
+  }
+
+  get extras(): BatchExtras | null {
+    return this.source.extras;
+  }
+
+  /** The batch as JSON (a trace that keeps messages writes them): its fields by their names, as it always has. */
+  toJSON(): object {
+    return {
+      baseOffset: this.baseOffset,
+      partitionLeaderEpoch: this.partitionLeaderEpoch,
+      lastOffsetDelta: this.lastOffsetDelta,
+      attributes: this.attributes,
+      baseTimestamp: this.baseTimestamp,
+      maxTimestamp: this.maxTimestamp,
+      producerId: this.producerId,
+      producerEpoch: this.producerEpoch,
+      baseSequence: this.baseSequence,
+      sizeInBytes: this.sizeInBytes,
+      payloads: this.payloads,
+      slab: this.slab,
+      slabAt: this.slabAt,
+      extras: this.extras,
+    };
+  }
 
   get compression(): CompressionType {
     return COMPRESSION_TYPES[this.attributes & COMPRESSION_CODEC_MASK]!;
@@ -293,10 +356,8 @@ export class RecordBatch {
       this.producerEpoch,
       this.baseSequence,
       this.sizeInBytes,
-      this.payloads,
-      this.slab,
+      this.source,
       this.slabAt,
-      this.extras,
     );
   }
 
@@ -336,10 +397,8 @@ export class RecordBatch {
       this.producerEpoch,
       this.baseSequence,
       n === 0 ? RECORD_BATCH_OVERHEAD : RECORD_BATCH_OVERHEAD + Math.ceil(body * COMPRESSION_RATIO[this.compression]),
-      table,
-      slab,
+      sourceOf(table, slab, { offsetDeltas, headers, deleteHorizonMs: horizon ? deleteHorizonMs : NO_DELETE_HORIZON }),
       at,
-      { offsetDeltas, headers, deleteHorizonMs: horizon ? deleteHorizonMs : NO_DELETE_HORIZON },
     );
   }
 }
@@ -498,12 +557,14 @@ export class BatchBuilder {
       f.producerEpoch ?? NO_PRODUCER_EPOCH,
       f.baseSequence ?? NO_SEQUENCE,
       f.wire?.sizeInBytes ?? RECORD_BATCH_OVERHEAD + Math.ceil(this.body * COMPRESSION_RATIO[compression]),
-      table,
-      slab,
+      sourceOf(
+        table,
+        slab,
+        this.headers === null && f.wire === undefined
+          ? null
+          : { offsetDeltas: null, headers: this.headers, deleteHorizonMs: NO_DELETE_HORIZON, ...(f.wire && { wireRecords: f.wire.records }) },
+      ),
       at,
-      this.headers === null && f.wire === undefined
-        ? null
-        : { offsetDeltas: null, headers: this.headers, deleteHorizonMs: NO_DELETE_HORIZON, ...(f.wire && { wireRecords: f.wire.records }) },
     );
   }
 }

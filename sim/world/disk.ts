@@ -9,8 +9,6 @@ import { bool, defineKinds, list, num, obj, oneOf, str, type KindsOf } from '../
 export interface Chunk<T = unknown> {
   readonly data: T;
   readonly bytes: number;
-  /** When it entered the page cache. */
-  readonly writtenAt: Micros;
   /** A power loss cut this write short: its checksum no longer matches. Recovery must drop it. */
   readonly torn?: true;
 }
@@ -20,7 +18,6 @@ export type DiskError = (typeof DISK_ERRORS)[number];
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
 const EMPTY_SIZES = new Int32Array(0);
-const EMPTY_TIMES = new Float64Array(0);
 
 /** What happens to disks. */
 export const DISK_KINDS = defineKinds({
@@ -55,12 +52,25 @@ export const DEFAULT_DISK_CONFIG: DiskConfig = {
 /**
  * One file: its writes in order, as columns (a log holds a chunk per record batch, millions in a big run, so no
  * object per chunk), and how many of the first ones are known durable.
+ *
+ * No time is kept per write: all the OS flusher asks of a write's time is the first flusher wake-up that writes
+ * it back (its "writeback tick", `Disk.writebackTick`), and writes come in time order, so the file keeps one
+ * (tick, first chunk) pair per run of writes sharing a tick, and drops the runs once they are written back.
  */
 class SimFile {
-  /** Chunk i: its data (a plain array: the live view a log segment reads), its size and its page-cache time. */
+  /** Chunk i: its data (a plain array: the live view a log segment reads). */
   data: unknown[] = [];
-  sizes: Int32Array = EMPTY_SIZES;
-  writtenAt: Float64Array = EMPTY_TIMES;
+  /**
+   * Chunk i's size, or null while every chunk's size is what `sizeOf` says of its data (a log's batches know
+   * their size: no column for them until a write differs, e.g. a torn one).
+   */
+  sizes: Int32Array | null = EMPTY_SIZES;
+  sizeOf: ((data: unknown) => number) | null = null;
+  /**
+   * Runs of chunks not yet written back, as pairs [tick, first chunk, tick, first chunk, ...]: a run starts at its
+   * first chunk and is written back at flusher tick `tick` (ascending). One array: thousands of files hold a few.
+   */
+  runs: number[] = [];
   /** The indexes of chunks power losses cut short (each the last one at the time), ascending; usually none. */
   torn: number[] | null = null;
   bytes = 0;
@@ -74,26 +84,67 @@ class SimFile {
     return this.data.length;
   }
 
-  push(data: unknown, bytes: number, at: Micros): void {
-    const i = this.data.length;
-    if (i === this.sizes.length) this.grow();
-    this.data.push(data);
-    this.sizes[i] = bytes;
-    this.writtenAt[i] = at;
-    this.bytes += bytes;
+  /** Chunk i's size in bytes. */
+  sizeAt(i: number): number {
+    return this.sizes === null ? this.sizeOf!(this.data[i]) : this.sizes[i]!;
   }
 
-  /** Room for more chunks: the size (whole bytes) and time columns double; typed, so the collector never walks them. */
-  private grow(): void {
-    const n = Math.max(8, this.sizes.length * 2);
-    this.sizes = widened(this.sizes, n);
-    this.writtenAt = widened(this.writtenAt, n);
+  /** The sizes of the chunks so far as a column, with room for one more. */
+  private sizeColumn(): Int32Array {
+    const n = this.data.length;
+    const sizes = new Int32Array(Math.max(8, n * 2));
+    for (let i = 0; i < n; i++) sizes[i] = this.sizeOf!(this.data[i]);
+    return sizes;
+  }
+
+  /** From now on (the file is empty), chunks whose size is `sizeOf` their data keep no size of their own. */
+  sizedBy(sizeOf: (data: unknown) => number): void {
+    if (this.data.length > 0 || this.sizeOf !== null) return;
+    this.sizeOf = sizeOf;
+    this.sizes = null;
+  }
+
+  /** The writeback tick of the last run, NaN when none. */
+  get lastTick(): number {
+    return this.runs.length === 0 ? NaN : this.runs[this.runs.length - 2]!;
+  }
+
+  /** Appends a chunk the flusher writes back at its tick `tick`. */
+  push(data: unknown, bytes: number, tick: number): void {
+    const i = this.data.length;
+    if (this.sizes === null && this.sizeOf!(data) !== bytes) this.sizes = this.sizeColumn();
+    const sizes = this.sizes;
+    if (sizes !== null) {
+      if (i === sizes.length) this.sizes = widened(sizes, Math.max(8, sizes.length * 2)); // typed: the collector never walks it
+      this.sizes![i] = bytes;
+    }
+    this.data.push(data);
+    this.bytes += bytes;
+    if (this.lastTick !== tick) this.runs.push(tick, i);
+  }
+
+  /**
+   * The first chunk at or after `durableCount` not yet written back once the flusher's tick `tick` has run. Runs
+   * written back by then are dropped and counted durable (a write, once written back, stays so).
+   */
+  writtenBackUpTo(tick: number): number {
+    const runs = this.runs;
+    let j = 0;
+    while (j < runs.length && runs[j]! <= tick) j += 2;
+    if (j > 0) {
+      this.durableCount = Math.max(this.durableCount, j < runs.length ? runs[j + 1]! : this.count);
+      runs.splice(0, j);
+    }
+    return this.durableCount;
   }
 
   /** Keeps the first `keep` chunks. */
   cut(keep: number): void {
-    for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizes[i]!;
+    for (let i = keep; i < this.data.length; i++) this.bytes -= this.sizeAt(i);
     this.data.length = keep;
+    let runs = this.runs.length;
+    while (runs > 0 && this.runs[runs - 1]! >= keep) runs -= 2;
+    this.runs.length = runs;
     if (this.torn !== null) {
       while (this.torn.length > 0 && this.torn[this.torn.length - 1]! >= keep) this.torn.pop();
       if (this.torn.length === 0) this.torn = null;
@@ -101,7 +152,7 @@ class SimFile {
   }
 
   chunk(i: number): Chunk {
-    const c = { data: this.data[i], bytes: this.sizes[i]!, writtenAt: this.writtenAt[i]! };
+    const c = { data: this.data[i], bytes: this.sizeAt(i) };
     return this.torn?.includes(i) ? { ...c, torn: true } : c;
   }
 }
@@ -190,9 +241,14 @@ export class Disk {
     return d;
   }
 
-  /** Creates an empty file if it does not exist. */
-  create(name: string): void {
-    if (!this.files.has(name)) this.put(name, new SimFile(name));
+  /**
+   * Creates an empty file if it does not exist. `sizeOf`: what a chunk's data says its size is (a log's record
+   * batches): while it is empty, the file learns it and keeps no size per chunk whose write is that size.
+   */
+  create(name: string, sizeOf?: (data: unknown) => number): void {
+    let f = this.files.get(name);
+    if (!f) this.put(name, (f = new SimFile(name)));
+    if (sizeOf) f.sizedBy(sizeOf);
   }
 
   /** Appends to the page cache. Fails (and says so) when the disk is full. */
@@ -206,7 +262,9 @@ export class Disk {
       f = new SimFile(name);
       this.put(name, f);
     }
-    f.push(data, bytes, this.scheduler.now);
+    const tick = this.writebackTick(this.scheduler.now);
+    if (tick !== f.lastTick) this.durablePrefix(f); // a new run: let go of those written back by now
+    f.push(data, bytes, tick);
     return null;
   }
 
@@ -251,8 +309,8 @@ export class Disk {
   /** Replaces a file's whole content (a rewrite by the log cleaner, a checkpoint file). Not durable until synced. */
   rewrite<T>(name: string, chunks: readonly { data: T; bytes: number }[]): void {
     const f = new SimFile(name);
-    const now = this.scheduler.now;
-    for (const c of chunks) f.push(c.data, c.bytes, now);
+    const tick = this.writebackTick(this.scheduler.now);
+    for (const c of chunks) f.push(c.data, c.bytes, tick);
     this.put(name, f);
   }
 
@@ -306,23 +364,29 @@ export class Disk {
   }
 
   private durablePrefix(f: SimFile): number {
-    const delay = this.config.writebackDelayMs;
-    if (delay === null) return f.durableCount;
-    // The OS flusher last woke at `tick`; it wrote back every page dirtied at least `delay` before.
-    const interval = ms(this.config.writebackIntervalMs);
+    if (this.config.writebackDelayMs === null) return f.durableCount;
+    // The OS flusher last woke at its tick k (none yet before its phase): every write whose tick is <= k is back.
     const now = this.scheduler.now;
-    const tick = now < this.writebackPhase ? -1 : this.writebackPhase + Math.floor((now - this.writebackPhase) / interval) * interval;
-    const cutoff = tick - ms(delay);
-    // Writes are in time order: binary search for the first one newer than the cutoff.
-    const writtenAt = f.writtenAt;
-    let lo = f.durableCount;
-    let hi = f.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (writtenAt[mid]! <= cutoff) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return f.writtenBackUpTo(now < this.writebackPhase ? -Infinity : Math.floor((now - this.writebackPhase) / ms(this.config.writebackIntervalMs)));
+  }
+
+  /**
+   * The flusher wake-up that writes back a page dirtied at `at`: the least k whose wake-up, at phase + k * interval,
+   * comes at least writeback.delay after `at` (Linux dirty_expire_centisecs, dirty_writeback_centisecs). Only this
+   * of a write's time matters, so it is all a file keeps. Infinity when the OS never writes back.
+   */
+  private writebackTick(at: Micros): number {
+    const delayMs = this.config.writebackDelayMs;
+    if (delayMs === null) return Infinity;
+    const interval = ms(this.config.writebackIntervalMs);
+    const delay = ms(delayMs);
+    if (!(interval > 0)) return Infinity; // no wake-ups at all
+    const phase = this.writebackPhase;
+    // The same arithmetic as the wake-up's own cutoff (phase + k * interval - delay), so the edges agree exactly.
+    let k = Math.ceil((at + delay - phase) / interval);
+    while (at > phase + k * interval - delay) k++;
+    while (at <= phase + (k - 1) * interval - delay) k--;
+    return k;
   }
 
   /**
@@ -342,17 +406,17 @@ export class Disk {
         continue;
       }
       let lostBytes = 0;
-      for (let i = keep; i < f.count; i++) lostBytes += f.sizes[i]!;
+      for (let i = keep; i < f.count; i++) lostBytes += f.sizeAt(i);
       const firstData = f.data[keep];
-      const firstBytes = f.sizes[keep]!;
-      const firstAt = f.writtenAt[keep]!;
+      const firstBytes = f.sizeAt(keep);
       const torn = this.config.tornWriteProbability > 0 && this.random.chance(this.config.tornWriteProbability);
       f.cut(keep);
       if (torn) {
-        f.push(firstData, Math.max(1, Math.floor(firstBytes / 2)), firstAt);
+        f.push(firstData, Math.max(1, Math.floor(firstBytes / 2)), -Infinity); // durable: it survived
         (f.torn ??= []).push(keep);
       }
       f.durableCount = f.count;
+      f.runs.length = 0;
       report.push({ file: f.name, kept: keep, lost, lostBytes, torn });
     }
     this.trace.emit('disk.power-loss', this.hostId, { files: report });
@@ -364,7 +428,7 @@ export class Disk {
       .map((f) => {
         const durableChunks = this.durablePrefix(f);
         let durableBytes = 0;
-        for (let i = 0; i < durableChunks; i++) durableBytes += f.sizes[i]!;
+        for (let i = 0; i < durableChunks; i++) durableBytes += f.sizeAt(i);
         return { name: f.name, chunks: f.count, bytes: f.bytes, durableChunks, durableBytes };
       });
   }

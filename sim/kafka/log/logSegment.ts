@@ -4,6 +4,9 @@ import { OffsetIndex } from './offsetIndex';
 import type { ActiveSegmentState } from './segmentRoll';
 import { TimeIndex } from './timeIndex';
 
+/** A segment file's chunk is a batch, as big as the batch says (so the disk keeps no size column for it). */
+const batchBytes = (chunk: unknown): number => (chunk as RecordBatch).sizeInBytes;
+
 export interface SegmentIndexLimits {
   readonly maxOffsetIndexEntries: number;
   readonly maxTimeIndexEntries: number;
@@ -14,7 +17,7 @@ export interface SegmentIndexLimits {
  * time indexes. Reads go to the file's chunks as the page cache holds them, as Kafka's FileRecords reads do.
  * [src: storage/src/main/java/org/apache/kafka/storage/internals/log/LogSegment.java]
  */
-export class LogSegment {
+export class LogSegment implements ActiveSegmentState {
   /** The file's batches (the disk's live view of it). */
   private _batches: readonly RecordBatch[];
   private _size = 0;
@@ -36,7 +39,7 @@ export class LogSegment {
     this.offsetIndex = new OffsetIndex(baseOffset, limits.maxOffsetIndexEntries);
     this.timeIndex = new TimeIndex(baseOffset, limits.maxTimeIndexEntries);
     this.lastModifiedMs = createdMs;
-    disk.create(_file);
+    disk.create(_file, batchBytes);
     this._batches = disk.liveData<RecordBatch>(_file);
   }
 
@@ -83,16 +86,17 @@ export class LogSegment {
     return this.batches[0]?.maxTimestamp ?? -1;
   }
 
+  get offsetIndexFull(): boolean {
+    return this.offsetIndex.isFull;
+  }
+
+  get timeIndexFull(): boolean {
+    return this.timeIndex.isFull;
+  }
+
+  /** What the roll rule reads of the segment: the segment itself (checked before every append, so no copy). */
   rollState(): ActiveSegmentState {
-    return {
-      baseOffset: this.baseOffset,
-      size: this._size,
-      firstBatchTimestamp: this.firstBatchTimestamp,
-      createdMs: this.createdMs,
-      rollJitterMs: this.rollJitterMs,
-      offsetIndexFull: this.offsetIndex.isFull,
-      timeIndexFull: this.timeIndex.isFull,
-    };
+    return this;
   }
 
   /** Writes the batch to the page cache and indexes it. Nothing changes when the disk refuses. [src: LogSegment.java `append`] */

@@ -1,3 +1,5 @@
+import { widened } from '../../core/typedArrays';
+
 /**
  * The sparse offset index of a segment: (last offset of a batch -> position of that batch), one entry per
  * index.interval.bytes appended. Kept in memory and rebuilt when a segment is opened (Kafka rebuilds it on
@@ -5,8 +7,10 @@
  * batch), not a byte offset. [src: storage/src/main/java/org/apache/kafka/storage/internals/log/OffsetIndex.java]
  */
 export class OffsetIndex {
-  private readonly offsets: number[] = [];
-  private readonly positions: number[] = [];
+  /** Entry i: its offset relative to the segment's base offset (4 bytes, as Kafka's file has it) and its position. Typed: the collector never walks them. */
+  private relativeOffsets: Int32Array = NO_ENTRIES;
+  private positions: Int32Array = NO_ENTRIES;
+  private n = 0;
 
   constructor(
     readonly baseOffset: number,
@@ -14,40 +18,47 @@ export class OffsetIndex {
   ) {}
 
   get entries(): number {
-    return this.offsets.length;
+    return this.n;
   }
 
   /** 8 bytes per entry (relative offset, position). */
   get sizeInBytes(): number {
-    return this.offsets.length * 8;
+    return this.n * 8;
   }
 
   get isFull(): boolean {
-    return this.offsets.length >= this.maxEntries;
+    return this.n >= this.maxEntries;
   }
 
   get lastOffset(): number {
-    return this.offsets.length === 0 ? this.baseOffset : this.offsets[this.offsets.length - 1]!;
+    return this.n === 0 ? this.baseOffset : this.baseOffset + this.relativeOffsets[this.n - 1]!;
   }
 
   /** [src: OffsetIndex.java `append`] entries must grow. */
   append(offset: number, position: number): void {
     if (this.isFull) throw new RangeError(`offset index of segment ${this.baseOffset} is full`);
-    if (this.offsets.length > 0 && offset <= this.lastOffset) {
+    if (this.n > 0 && offset <= this.lastOffset) {
       throw new RangeError(`offset index entry ${offset} is not larger than the last entry ${this.lastOffset}`);
     }
-    this.offsets.push(offset);
-    this.positions.push(position);
+    if (this.n === this.positions.length) {
+      const room = Math.min(Math.max(8, this.n * 2), Math.max(this.maxEntries, 1));
+      this.relativeOffsets = widened(this.relativeOffsets, room);
+      this.positions = widened(this.positions, room);
+    }
+    this.relativeOffsets[this.n] = relativeOffset(this.baseOffset, offset);
+    this.positions[this.n] = position;
+    this.n++;
   }
 
   /** Position of the largest indexed offset <= target, or 0. [src: OffsetIndex.java `lookup`] */
   lookup(targetOffset: number): number {
-    const offsets = this.offsets;
+    const rel = targetOffset - this.baseOffset;
+    const offsets = this.relativeOffsets;
     let lo = 0;
-    let hi = offsets.length;
+    let hi = this.n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (offsets[mid]! <= targetOffset) lo = mid + 1;
+      if (offsets[mid]! <= rel) lo = mid + 1;
       else hi = mid;
     }
     return lo === 0 ? 0 : this.positions[lo - 1]!;
@@ -55,9 +66,21 @@ export class OffsetIndex {
 
   /** Removes entries with offset >= `offset`. [src: OffsetIndex.java `truncateTo`] */
   truncateTo(offset: number): void {
-    let n = this.offsets.length;
-    while (n > 0 && this.offsets[n - 1]! >= offset) n--;
-    this.offsets.length = n;
-    this.positions.length = n;
+    const rel = offset - this.baseOffset;
+    let n = this.n;
+    while (n > 0 && this.relativeOffsets[n - 1]! >= rel) n--;
+    this.n = n;
   }
+}
+
+const NO_ENTRIES = new Int32Array(0);
+
+/**
+ * An offset as an index entry holds it: relative to the segment's base, in 4 bytes; a segment rolls before an
+ * offset would not fit. [src: AbstractIndex.java `relativeOffset`, `toRelative` (IndexOffsetOverflowException)]
+ */
+export function relativeOffset(baseOffset: number, offset: number): number {
+  const rel = offset - baseOffset;
+  if (rel < 0 || rel > 0x7fffffff) throw new RangeError(`offset ${offset} does not fit in the index of segment ${baseOffset} (relative offset ${rel})`);
+  return rel;
 }

@@ -29,7 +29,7 @@ import {
   type RetentionReason,
   type SegmentPredicate,
 } from './retention';
-import { randomSegmentJitter, shouldRoll, type RollReason } from './segmentRoll';
+import { randomSegmentJitter, shouldRoll, type IncomingAppend, type RollReason } from './segmentRoll';
 import type { TaskScheduler } from './taskScheduler';
 import { topicPartitionName, type TopicPartition } from '../topicPartition';
 
@@ -147,6 +147,9 @@ export interface SegmentInspection {
   readonly records: number;
   readonly largestTimestamp: number;
 }
+
+/** The append `maybeRoll` asks the roll rule about: one scratch object, as that runs before every append (the rule keeps nothing). */
+const INCOMING: { -readonly [K in keyof IncomingAppend]: IncomingAppend[K] } = { sizeInBytes: 0, maxTimestamp: 0, lastOffset: 0, nowMs: 0, maxSegmentBytes: 0, maxSegmentMs: 0 };
 
 /**
  * The log of one replica of one partition: its segments on the broker's disk, the log start and end offsets,
@@ -435,14 +438,14 @@ export class UnifiedLog {
 
   /** Rolls before an append when a roll rule says so. [src: UnifiedLog `maybeRoll`] */
   private maybeRoll(batch: RecordBatch, nowMs: number): boolean {
-    const reason = shouldRoll(this.activeSegment.rollState(), {
-      sizeInBytes: batch.sizeInBytes,
-      maxTimestamp: batch.maxTimestamp,
-      lastOffset: lastOffset(batch),
-      nowMs,
-      maxSegmentBytes: this._config['segment.bytes'],
-      maxSegmentMs: maxSegmentMs(this._config),
-    });
+    const a = INCOMING;
+    a.sizeInBytes = batch.sizeInBytes;
+    a.maxTimestamp = batch.maxTimestamp;
+    a.lastOffset = lastOffset(batch);
+    a.nowMs = nowMs;
+    a.maxSegmentBytes = this._config['segment.bytes'];
+    a.maxSegmentMs = maxSegmentMs(this._config);
+    const reason = shouldRoll(this.activeSegment.rollState(), a);
     if (reason === null) return false;
     return this.roll(batch.baseOffset, reason) !== null;
   }

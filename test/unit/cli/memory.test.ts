@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRunFits } from '../../../sim/cli/memory';
-import { BASE_BYTES, BYTES_PER_RECORD, BYTES_PER_RECORD_REPLICA, BYTES_PER_SIMULATED_SECOND, estimateRunMemory } from '../../../sim/scenario/memoryEstimate';
+import { BASE_BYTES, BYTES_PER_PARTITION_REPLICA, BYTES_PER_RECORD, BYTES_PER_RECORD_REPLICA, BYTES_PER_SIMULATED_SECOND, estimateRunMemory } from '../../../sim/scenario/memoryEstimate';
 import { validateScenario } from '../../../sim/scenario/validate';
 import { cli } from '../../support/cli';
 import { scratch } from '../../support/scratch';
@@ -17,14 +17,20 @@ describe('the memory a run will need, said before it starts', () => {
   it('counts the records each workload sends (rate over its window, send times, maxRecords) and what each costs', () => {
     const e = estimateRunMemory(validateScenario(spec('10s', { rate: 200, start: '2s', stop: '7s' })));
     expect(e.records).toBe(1000 + 2);
-    expect(e.bytes).toBe(BASE_BYTES + 10 * BYTES_PER_SIMULATED_SECOND + 1000 * (BYTES_PER_RECORD + 3 * BYTES_PER_RECORD_REPLICA) + 2 * (BYTES_PER_RECORD + BYTES_PER_RECORD_REPLICA));
+    expect(e.bytes).toBe(
+      BASE_BYTES +
+        10 * BYTES_PER_SIMULATED_SECOND +
+        (3 * 3 + 1 * 1) * BYTES_PER_PARTITION_REPLICA + // t: 3 partitions x RF 3, u: 1 x 1
+        1000 * (BYTES_PER_RECORD + 3 * BYTES_PER_RECORD_REPLICA) +
+        2 * (BYTES_PER_RECORD + BYTES_PER_RECORD_REPLICA),
+    );
     expect(estimateRunMemory(validateScenario(spec('10s', { rate: 200, maxRecords: 50 }))).records).toBe(52);
   });
 
   it('refuses a run that would not fit in the heap, in one line with the figures', async () => {
     const s = validateScenario(spec('10s', { rate: 1000 }));
     expect(() => checkRunFits(s, 4 * 2 ** 30)).not.toThrow();
-    expect(() => checkRunFits(s, 32 * 2 ** 20)).toThrow(/^mem would not fit in memory: about 10,002 records, about 88 MB of heap, and Node's heap limit here is 32 MB; .* NODE_OPTIONS=--max-old-space-size=104$/);
+    expect(() => checkRunFits(s, 32 * 2 ** 20)).toThrow(/^mem would not fit in memory: about 10,002 records, about 72 MB of heap, and Node's heap limit here is 32 MB; .* NODE_OPTIONS=--max-old-space-size=85$/);
     // The issue's case: 24 h at 200 records/s, which died of V8's out-of-memory report about two simulated hours in.
     const { file } = scratch('memory');
     const r = await cli(['run', file('day.json', JSON.stringify(spec('24h', { rate: 200 })))]);

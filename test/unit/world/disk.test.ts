@@ -141,6 +141,33 @@ describe('disk', () => {
     expect(eventsOf(world, 'disk.power-loss')[0]!.files).toEqual([{ file: 'f', kept: 1, lost: 2, lostBytes: 200, torn: true }]);
   });
 
+  it('a file whose chunks say their own size keeps the same sizes: appends, a write of another size, truncation, a torn write', () => {
+    const { world, d } = disk({ writebackDelayMs: null, tornWriteProbability: 1 });
+    const sizeOf = (c: unknown) => (c as { size: number }).size;
+    d.create('f', sizeOf);
+    d.append('f', { size: 100 }, 100);
+    d.append('f', { size: 70 }, 70);
+    d.append('f', { size: 10 }, 40); // not what the data says: the file keeps sizes from here on
+    d.append('f', { size: 30 }, 30);
+    expect(d.read('f').map((c) => c.bytes)).toEqual([100, 70, 40, 30]);
+    d.truncate('f', 3);
+    expect(d.size('f')).toBe(210);
+    d.create('g', sizeOf);
+    d.append('g', { size: 100 }, 100);
+    d.fsync('g');
+    world.runUntil(ms(10));
+    d.append('g', { size: 80 }, 80);
+    d.append('g', { size: 60 }, 60);
+    expect(d.size('g')).toBe(240);
+    world.host('h1').powerOff();
+    expect(d.read('g').map((c) => [c.bytes, c.torn ?? false])).toEqual([
+      [100, false],
+      [40, true],
+    ]);
+    expect(d.size('g')).toBe(140);
+    expect(eventsOf(world, 'disk.power-loss')[0]!.files).toContainEqual({ file: 'g', kept: 1, lost: 2, lostBytes: 140, torn: true });
+  });
+
   it('lists, creates and deletes files; a pending fsync of a deleted file changes nothing', () => {
     const { world, d } = disk();
     d.create('b/1');
