@@ -835,7 +835,7 @@ export class Broker extends Process {
       sendAlterPartition: (p, newIsr) => this.sendAlterPartition(p, newIsr),
       onHighWatermarkIncreased: (p) => this.replicas.onHighWatermarkIncreased(p),
       sendFetch: (leader, req, bytes, timeoutMs, done) =>
-        this.net.sendFresh(brokerActorId(leader), req, { timeoutMs, bytes }, done),
+        this.net.send(brokerActorId(leader), req, { timeoutMs, bytes }, done),
       setTimer: (d, fn) => {
         this.setTimer(d, fn);
       },

@@ -166,8 +166,6 @@ export class Partition {
     readonly partition: number,
     readonly log: PartitionLog,
     private readonly host: ReplicaHost,
-    /** The log's offsets without the adapter's hop (the repeat of an empty read reads them for every session partition). */
-    private readonly offsets: Pick<PartitionLog, 'logEndOffset' | 'highWatermark' | 'logStartOffset' | 'lastStableOffset'> = log,
   ) {
     this.key = tpKey(topic, partition);
   }
@@ -409,17 +407,14 @@ export class Partition {
    */
   repeatEmptyRead(req: FetchPartition & EmptyReadMemo, replicaId: number, replicaEpoch: number, committed: boolean, nowMs: number, fromPurgatory = false): boolean {
     if (req.memoVersion !== this.stateVersion || req.memoReplicaId !== replicaId || req.memoCommitted !== committed) return false;
-    const log = this.offsets;
+    const log = this.log;
     const leo = log.logEndOffset;
     const hw = log.highWatermark;
     if (leo !== req.memoLogEndOffset || hw !== req.memoHighWatermark || log.logStartOffset !== req.memoLogStartOffset) return false;
     if (committed && log.lastStableOffset !== req.memoLastStableOffset) return false;
     const f = req.memoFollower;
-    if (f !== null && !fromPurgatory) {
-      const before = f.logEndOffset;
-      updateFetchState(f, req.fetchOffset, req.logStartOffset, leo, nowMs, replicaEpoch);
-      if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
-    }
+    // In the ISR already: no expansion to consider.
+    if (f !== null && !fromPurgatory) this.recordFetch(f, req.fetchOffset, req.logStartOffset, leo, nowMs, replicaEpoch);
     this.readHighWatermark = hw;
     this.readLogStartOffset = req.memoLogStartOffset;
     this.readLogEndOffset = leo;
@@ -471,9 +466,14 @@ export class Partition {
     const now = this.host.nowMs();
     let f = this.followerOf(replicaId);
     if (f === undefined) this.addFollower((f = resetFollowerState(replicaId, false, now)));
+    this.recordFetch(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch, true);
+  }
+
+  /** One follower fetch recorded [Partition.updateFollowerFetchState]: its state, then the ISR and the HW it may move. */
+  private recordFetch(f: FollowerState, fetchOffset: number, followerStart: number, leaderEnd: number, nowMs: number, brokerEpoch: number, mayExpandIsr = false): void {
     const before = f.logEndOffset;
-    updateFetchState(f, fetchOffset, followerStart, leaderEnd, now, brokerEpoch);
-    this.maybeExpandIsr(f);
+    updateFetchState(f, fetchOffset, followerStart, leaderEnd, nowMs, brokerEpoch);
+    if (mayExpandIsr) this.maybeExpandIsr(f);
     if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
   }
 

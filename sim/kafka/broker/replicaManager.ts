@@ -204,7 +204,7 @@ export class ReplicaManager {
     }
     if (!p) {
       const log = this.host.logManager.getOrCreateLog({ topic, partition: partitionId });
-      p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host, log);
+      p = new Partition(topic, partitionId, new UnifiedLogAdapter(log), this.host);
       this.partitions.set(key, p);
       this.partitionsVersion++;
       let list = this.byTopic.get(topic);

@@ -44,26 +44,6 @@ export class NetworkClient {
     const correlationId = this.nextCorrelationId++;
     const msg = body as Q & { correlationId: number };
     msg.correlationId = correlationId;
-    return this.dispatch(to, msg, correlationId, opts, onDone);
-  }
-
-  /** `send` (its name from when `send` copied the body; the fetch and produce paths call it). */
-  sendFresh<Q extends { type: string }, R>(
-    to: string,
-    body: Q,
-    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
-    onDone: (o: Outcome<R>) => void,
-  ): number {
-    return this.send(to, body, opts, onDone);
-  }
-
-  private dispatch<R>(
-    to: string,
-    msg: { type: string; correlationId: number },
-    correlationId: number,
-    opts: { timeoutMs: number; bytes?: number; expectResponse?: boolean },
-    onDone: (o: Outcome<R>) => void,
-  ): number {
     this.owner.send(to, msg, REQUEST_HEADER_BYTES + (opts.bytes ?? 0));
     if (opts.expectResponse === false) return correlationId;
     const p: Pending = { to, onDone, timer: NO_TIMER };

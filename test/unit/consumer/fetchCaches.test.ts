@@ -24,7 +24,6 @@ function rig() {
   const sent: { to: string; body: { type: string } & Record<string, unknown> }[] = [];
   const net = {
     send: (to: string, body: { type: string }) => sent.push({ to, body: body as never }),
-    sendFresh: (to: string, body: { type: string }) => sent.push({ to, body: body as never }),
   } as unknown as NetworkClient;
   const metadata = new ClientMetadata([1]);
   const subscriptions = new SubscriptionState();

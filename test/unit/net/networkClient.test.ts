@@ -29,7 +29,7 @@ describe('NetworkClient', () => {
     const net = new NetworkClient(o.p);
     const a = { type: 'Metadata', topics: null };
     const b = { type: 'Metadata', topics: null };
-    const ids = [net.send('broker-1', a, { timeoutMs: 100 }, () => {}), net.sendFresh('broker-2', b, { timeoutMs: 100 }, () => {})];
+    const ids = [net.send('broker-1', a, { timeoutMs: 100 }, () => {}), net.send('broker-2', b, { timeoutMs: 100 }, () => {})];
     expect(ids).toEqual([1, 2]);
     expect(o.sent[0]!.msg).toBe(a);
     expect(o.sent[1]!.msg).toBe(b);

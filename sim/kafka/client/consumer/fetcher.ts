@@ -180,7 +180,7 @@ export class Fetcher {
     };
     this.inFlight.add(node);
     const bytes = REQUEST_HEADER_BYTES + (data.partitions.length + data.forgottenTopicsData.length) * 32;
-    h.net.sendFresh<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'], bytes }, (o) => this.onResponse(node, session, o));
+    h.net.send<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'], bytes }, (o) => this.onResponse(node, session, o));
   }
 
   private onResponse(node: number, session: FetchSessionHandler, o: Outcome<FetchResponse>): void {

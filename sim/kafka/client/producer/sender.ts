@@ -386,7 +386,7 @@ export class Sender {
       for (const b of batches) this.completeBatch(b, { error: 'NONE', baseOffset: -1, logStartOffset: -1 }, node);
       return;
     }
-    this.o.net.sendFresh<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) => {
+    this.o.net.send<typeof request, ProduceResponse>(to, request, { timeoutMs: this.o.config['request.timeout.ms'], bytes }, (r) => {
       this.metrics.requestLatency((this.now - sentAt) / 1000);
       this.handleProduceResponse(node, batches, r);
     });
