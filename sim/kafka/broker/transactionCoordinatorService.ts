@@ -11,6 +11,7 @@ import { TRANSACTION_STATE_TOPIC, partitionForTransactionalId } from '../coordin
 import type { TransactionVersion } from '../coordinator/transaction/transactionMetadata';
 import type { MetadataImage } from '../metadata/metadataImage';
 import type { Broker, BrokerExtension } from './broker';
+import { tpKey } from '../topicPartition';
 
 const TXN_REQUESTS = new Set(['InitProducerId', 'AddPartitionsToTxn', 'AddOffsetsToTxn', 'EndTxn']);
 
@@ -157,7 +158,7 @@ export class TransactionCoordinatorService implements BrokerExtension {
     isCurrent: () => boolean,
     done: () => void,
   ): void {
-    const remaining = new Map(m.partitions.map((tp) => [`${tp.topic}-${tp.partition}`, tp]));
+    const remaining = new Map(m.partitions.map((tp) => [tpKey(tp.topic, tp.partition), tp]));
     // The Complete* write that follows runs in its own event too (a marker is acknowledged inside a fetch).
     const finish = (): void => void this.broker.setTimer(0, done);
     const round = (): void => {
@@ -168,7 +169,7 @@ export class TransactionCoordinatorService implements BrokerExtension {
       for (const tp of remaining.values()) {
         const info = this.broker.image.partitionByName(tp.topic, tp.partition);
         if (info === undefined) {
-          remaining.delete(`${tp.topic}-${tp.partition}`);
+          remaining.delete(tpKey(tp.topic, tp.partition));
           continue;
         }
         if (info.leader < 0) {
@@ -189,7 +190,7 @@ export class TransactionCoordinatorService implements BrokerExtension {
       const onAnswer = (markers: WriteTxnMarkersResponse['markers'] | null, sent: readonly TopicPartition[]) => {
         for (const tp of sent) {
           const err: KafkaError | undefined = markers?.[0]?.partitions.find((x) => x.topic === tp.topic && x.partition === tp.partition)?.error;
-          if (err === 'NONE' || err === 'UNKNOWN_TOPIC_OR_PARTITION') remaining.delete(`${tp.topic}-${tp.partition}`);
+          if (err === 'NONE' || err === 'UNKNOWN_TOPIC_OR_PARTITION') remaining.delete(tpKey(tp.topic, tp.partition));
         }
         if (--outstanding > 0) return;
         if (remaining.size === 0) finish();

@@ -1,21 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../sim/core/trace';
-import { ms } from '../../../sim/core/time';
 import { checkPartitionOwnership } from '../../../sim/check/partitionOwnership';
 import { FakeWorld } from '../../support/fakeBroker';
+import { CONSUMERS, faultsArb, produceFaultAndRun, stallsArb, stallsOf, type Fault, type Stall } from './groupFaults';
 
 // The consumer group protocol (KIP-848) under random faults: the coordinator never lets two members own one
 // partition (revocation before assignment; its own assertion would throw), and no two live consumers hold one.
-
-interface Fault {
-  /** crash / pause of a consumer's host; a broker's crash; the group coordinator moving to the other broker. */
-  readonly kind: 'crash' | 'pause' | 'broker-crash' | 'move-coordinator';
-  /** The consumer (or, for broker faults, the broker: this number mod 2). */
-  readonly consumer: number;
-  readonly atMs: number;
-  readonly durationMs: number;
-}
 
 interface Case {
   readonly seed: number;
@@ -23,12 +14,9 @@ interface Case {
   readonly staticMembers: boolean;
   readonly autoCommit: boolean;
   readonly recordMs: number;
-  readonly stalls: readonly { consumer: number; atMs: number; durationMs: number }[];
+  readonly stalls: readonly Stall[];
   readonly faults: readonly Fault[];
 }
-
-const CONSUMERS = 4;
-const RUN_MS = 60_000;
 
 const caseArb: fc.Arbitrary<Case> = fc.record({
   seed: fc.integer({ min: 1, max: 1_000_000 }),
@@ -36,16 +24,8 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
   staticMembers: fc.boolean(),
   autoCommit: fc.boolean(),
   recordMs: fc.constantFrom(1, 5, 20),
-  stalls: fc.array(fc.record({ consumer: fc.integer({ min: 0, max: CONSUMERS - 1 }), atMs: fc.integer({ min: 1000, max: 50_000 }), durationMs: fc.integer({ min: 100, max: 15_000 }) }), { maxLength: 3 }),
-  faults: fc.array(
-    fc.record({
-      kind: fc.constantFrom('crash', 'pause', 'crash', 'pause', 'broker-crash', 'move-coordinator'),
-      consumer: fc.integer({ min: 0, max: CONSUMERS - 1 }),
-      atMs: fc.integer({ min: 1000, max: 50_000 }),
-      durationMs: fc.integer({ min: 100, max: 20_000 }),
-    }),
-    { maxLength: 5 },
-  ),
+  stalls: stallsArb,
+  faults: faultsArb,
 });
 
 function run(c: Case): FakeWorld {
@@ -77,24 +57,11 @@ function run(c: Case): FakeWorld {
       processing: {
         commit: c.autoCommit ? 'auto' : 'sync',
         recordTime: { kind: 'exponential', meanMs: c.recordMs },
-        stalls: c.stalls.filter((s) => s.consumer === i).map((s) => ({ atMs: s.atMs, durationMs: s.durationMs })),
+        stalls: stallsOf(c.stalls, i),
       },
     });
   }
-  for (let p = 0; p < 6; p++) w.produce('t', p, { count: 600, perBatch: 5, everyMs: 500 });
-  const offsetsPartition = w.cluster.coordinatorPartitionOf('g');
-  for (const f of c.faults) {
-    if (f.kind === 'move-coordinator') {
-      w.world.scheduler.at(ms(f.atMs), () => w.cluster.moveCoordinator(offsetsPartition, 1 - w.cluster.offsetsLeaders.get(offsetsPartition)!.leader));
-      continue;
-    }
-    const host = f.kind === 'broker-crash' ? w.world.host(`b${f.consumer % 2}`) : w.world.host(`h-c${f.consumer}`);
-    w.world.scheduler.at(ms(f.atMs), () => (f.kind === 'pause' ? host.pause() : host.crash()));
-    w.world.scheduler.at(ms(f.atMs + f.durationMs), () => (f.kind === 'pause' ? host.resume() : host.restart(0)));
-  }
-  w.start();
-  w.runUntilMs(RUN_MS);
-  return w;
+  return produceFaultAndRun(w, c.faults);
 }
 
 /** What the coordinator says each member owns (assigned or still revoking), replayed from its trace: no partition twice. */

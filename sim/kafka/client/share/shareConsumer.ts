@@ -14,6 +14,7 @@ import type { ShareConsumerConfig } from '../../config/configs';
 import type { MetadataResponse } from '../../protocol';
 import { NetworkClient } from '../../net/networkClient';
 import { brokerActorId, ClientMetadata, leastLoadedNode } from '../metadataCache';
+import { tpKey } from '../../topicPartition';
 import { CoordinatorDiscovery } from '../consumer/coordinatorDiscovery';
 import { drawProcessingMs } from '../consumer/processingModel';
 import type { AcknowledgeType } from '../../share/acknowledgeType';
@@ -54,8 +55,6 @@ export interface ShareRecord {
 }
 
 type Via = 'fetch' | 'commitSync' | 'commitAsync' | 'close' | 'unassigned' | 'renew';
-
-const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
 export class ShareConsumer extends Process {
   readonly config: ShareConsumerConfig;

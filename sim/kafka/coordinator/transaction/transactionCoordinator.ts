@@ -27,6 +27,7 @@ import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '../../records';
 import type { CoordinatorHost } from '../groupCoordinator';
 import { appendErrorToResponseError } from '../classicGroupValidation';
 import { partitionForGroup } from '../groupCoordinatorPartition';
+import { tpKey } from '../../topicPartition';
 import type { CoordinatorStorage } from '../storage';
 import { decideAddPartitions, verifyPartitionsInTransaction } from './addPartitionsToTxn';
 import type { CoordinatorDecision } from './coordinatorDecision';
@@ -231,7 +232,7 @@ export class TransactionCoordinator {
         const results = (error: KafkaError) => request.partitions.map((p) => ({ topic: p.topic, partition: p.partition, error }));
         const send = (error: KafkaError, r = results(error)) => reply({ type: 'AddPartitionsToTxnResponse', correlationId: cid, error, results: r });
         if (unavailable) return send(unavailable);
-        const keys = request.partitions.map((p) => `${p.topic}-${p.partition}`);
+        const keys = request.partitions.map((p) => tpKey(p.topic, p.partition));
         if (request.verifyOnly) {
           const v = verifyPartitionsInTransaction(shard!.metadata.get(id), request.producerId, request.producerEpoch, keys);
           if ('error' in v) return send(v.error);
