@@ -52,33 +52,57 @@ export function prefixAt(numbers: NumberedTexts, i: number): string {
   return numbers.prefixes[numbers.prefixOf === null ? 0 : numbers.prefixOf[i]!]!;
 }
 
-/** Collects the numbers of a list of texts as it is built, one `add` per text. */
+/**
+ * Collects the numbers of a list of texts as it is built, one `add` per text. Made with the list's length when it
+ * is known, it writes straight into the arrays it hands over (no copy at `finish`).
+ */
 export class NumberedListBuilder {
   private readonly prefixes: string[] = [];
-  private prefixOf: number[] | null = null;
-  private readonly n: number[] = [];
+  private prefixOf: Uint8Array | null = null;
+  private n: Int32Array;
+  private count = 0;
   private last = -1;
+
+  constructor(capacity = 8) {
+    this.n = new Int32Array(capacity);
+  }
 
   /** The next text is `prefix + n`; a null prefix or n < 0: it has no number. */
   add(prefix: string | null, n: number): void {
+    if (this.count === this.n.length) this.grow();
+    const i = this.count++;
     if (prefix === null || n < 0) {
-      this.n.push(-1);
-      this.prefixOf?.push(0);
+      this.n[i] = -1;
       return;
     }
     let k = this.last >= 0 && this.prefixes[this.last] === prefix ? this.last : this.prefixes.indexOf(prefix);
     if (k < 0) {
       k = this.prefixes.push(prefix) - 1;
-      if (k === 1) this.prefixOf = new Array<number>(this.n.length).fill(0);
+      // Until a second prefix appears every text has prefixes[0]: the zeros a new Uint8Array starts with.
+      if (k === 1) this.prefixOf = new Uint8Array(this.n.length);
     }
     this.last = k;
-    this.n.push(k > 0xff ? -1 : n);
-    this.prefixOf?.push(k > 0xff ? 0 : k);
+    this.n[i] = k > 0xff ? -1 : n;
+    if (this.prefixOf !== null) this.prefixOf[i] = k > 0xff ? 0 : k;
+  }
+
+  private grow(): void {
+    const n = new Int32Array(Math.max(8, this.n.length * 2));
+    n.set(this.n);
+    this.n = n;
+    if (this.prefixOf !== null) {
+      const p = new Uint8Array(n.length);
+      p.set(this.prefixOf);
+      this.prefixOf = p;
+    }
   }
 
   /** The numbers of the texts added, in order; undefined when none has one. */
   finish(): NumberedTexts | undefined {
     if (this.prefixes.length === 0) return undefined;
-    return { prefixes: this.prefixes, prefixOf: this.prefixOf === null ? null : Uint8Array.from(this.prefixOf), n: Int32Array.from(this.n) };
+    const c = this.count;
+    const n = c === this.n.length ? this.n : this.n.subarray(0, c);
+    const prefixOf = this.prefixOf === null ? null : c === this.prefixOf.length ? this.prefixOf : this.prefixOf.subarray(0, c);
+    return { prefixes: this.prefixes, prefixOf, n };
   }
 }

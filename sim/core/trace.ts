@@ -184,6 +184,12 @@ export class HashSink implements TraceSink<TraceEventBase> {
   }
 }
 
+/** What `Trace.emitEvent` stamps over: an event's time and sequence as its emitter writes them. */
+export const UNSTAMPED = 0;
+
+/** An event of kind K as its emitter builds it for `Trace.emitEvent` (t and seq UNSTAMPED, then the kind's fields). */
+export type Unstamped<Kinds, K extends keyof Kinds> = { t: Micros; seq: number; kind: K; node: string } & Kinds[K];
+
 /** Something that knows the simulated time (the scheduler). */
 export interface Clock {
   readonly now: Micros;
@@ -230,9 +236,25 @@ export class Trace<Kinds = TraceKinds> {
   emit<K extends keyof Kinds & string>(kind: K, node: string, fields: Kinds[K], numbers?: TraceNumbers): void {
     const e = { t: this.clock.now, seq: this.nextSeq++, kind, node } as Record<string, unknown>;
     Object.assign(e, fields);
+    this.deliver(e as unknown as EventIn<Kinds>, numbers);
+  }
+
+  /**
+   * `emit` for the busiest kinds: the emitter builds the whole event as one object literal, base fields first
+   * with `t: 0, seq: 0` (UNSTAMPED), and the recorder stamps time and sequence in place. Every such event then has
+   * one shape from its creation (no copy, no fields added later), and its line is the same as `emit`'s.
+   */
+  emitEvent<K extends keyof Kinds & string>(e: Unstamped<Kinds, K>, numbers?: TraceNumbers): void {
+    const w = e as { t: Micros; seq: number };
+    w.t = this.clock.now;
+    w.seq = this.nextSeq++;
+    this.deliver(e as unknown as EventIn<Kinds>, numbers);
+  }
+
+  private deliver(e: EventIn<Kinds>, numbers: TraceNumbers | undefined): void {
     const line = this.wantLines ? JSON.stringify(e) : '';
     const sinks = this.sinks;
-    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e as unknown as EventIn<Kinds>, line, numbers);
+    for (let i = 0; i < sinks.length; i++) sinks[i]!.event(e, line, numbers);
   }
 
   /** The streaming hash of everything so far (header included), or '' when hashing is off. */

@@ -1,5 +1,5 @@
 import type { BrokerMetrics } from './brokerMetrics';
-import type { Trace } from '../../core/trace';
+import { UNSTAMPED, type Trace } from '../../core/trace';
 import type { BrokerConfig } from '../config/configs';
 import type { KafkaError } from '../errors';
 import type { FetchPartition, FetchPartitionResponse } from '../protocol';
@@ -282,12 +282,11 @@ export class Partition {
     // A marker carries no values: it ends a producer's transaction, it is not a write of the history.
     // (Plain literals: this runs for every leader append.)
     const control = b.isControl ? (b.controlType ?? 'COMMIT') : undefined;
-    this.host.trace.emit(
-      'replica.append',
-      this.host.nodeId,
+    const node = this.host.nodeId;
+    this.host.trace.emitEvent(
       control === undefined
-        ? { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', values: b.values() }
-        : { topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', control, producerId: b.producerId, producerEpoch: b.producerEpoch },
+        ? { t: UNSTAMPED, seq: UNSTAMPED, kind: 'replica.append', node, topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', values: b.values() }
+        : { t: UNSTAMPED, seq: UNSTAMPED, kind: 'replica.append', node, topic: this.topic, partition: this.partition, broker: this.host.brokerId, base: b.baseOffset, last: lastOffset(b), epoch: b.partitionLeaderEpoch, role: 'leader', control, producerId: b.producerId, producerEpoch: b.producerEpoch },
       control === undefined ? b.valueNumbers() : undefined,
     );
     if (b.isTransactional) this.traceLastStableOffset();
@@ -554,7 +553,7 @@ export class Partition {
     });
     if (hw <= log.highWatermark) return false;
     log.updateHighWatermark(hw);
-    this.host.trace.emit('replica.hw', this.host.nodeId, { topic: this.topic, partition: this.partition, broker: this.host.brokerId, hw: log.highWatermark, leo: log.logEndOffset });
+    this.host.trace.emitEvent({ t: UNSTAMPED, seq: UNSTAMPED, kind: 'replica.hw', node: this.host.nodeId, topic: this.topic, partition: this.partition, broker: this.host.brokerId, hw: log.highWatermark, leo: log.logEndOffset });
     if (this.lsoTraced >= 0 || log.lastStableOffset < log.highWatermark) this.traceLastStableOffset();
     this.host.onHighWatermarkIncreased(this);
     return true;

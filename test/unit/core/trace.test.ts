@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fnv1a64 } from '../../../sim/core/hash';
 import { Scheduler } from '../../../sim/core/scheduler';
-import { FilterSink, JsonlSink, MemorySink, Trace, fold, makeHeader, parseTrace, type EventIn, type TraceSink } from '../../../sim/core/trace';
+import { FilterSink, JsonlSink, MemorySink, Trace, UNSTAMPED, fold, makeHeader, parseTrace, type EventIn, type TraceSink } from '../../../sim/core/trace';
 import { defineKinds, list, nullable, num, obj, optional, str, type KindsOf } from '../../../sim/core/traceSchema';
 
 /** This test's own kinds, as a schema (kept out of the simulator's registry). */
@@ -45,6 +45,27 @@ describe('Trace', () => {
     const parsed = parseTrace(lines.join(''), TEST_KINDS);
     expect(parsed.header.scenario).toBe('golden');
     expect(parsed.events.map((e) => e.n)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('emitEvent stamps time and sequence into the emitter\'s literal and writes the line emit writes', () => {
+    const lines = (use: 'emit' | 'emitEvent') => {
+      const s = new Scheduler();
+      const out: string[] = [];
+      const mem = new MemorySink<TestEvent>();
+      const trace = new Trace<TestKinds>(s, makeHeader('golden', 1, {}), [new JsonlSink((l) => out.push(l)), mem]);
+      s.at(2000, () => trace.emit('test.ping', 'n', { n: 0 }));
+      s.at(3000, () =>
+        use === 'emit' ? trace.emit('test.ping', 'n', { n: 1, note: 'x' }) : trace.emitEvent({ t: UNSTAMPED, seq: UNSTAMPED, kind: 'test.ping', node: 'n', n: 1, note: 'x' }),
+      );
+      s.runUntilIdle();
+      return { out, kept: mem.events[1]!, hash: trace.hash() };
+    };
+    const a = lines('emit');
+    const b = lines('emitEvent');
+    expect(b.out[2]).toBe('{"t":3000,"seq":1,"kind":"test.ping","node":"n","n":1,"note":"x"}\n');
+    expect(b.out).toEqual(a.out);
+    expect(b.hash).toBe(a.hash);
+    expect(b.kept).toMatchObject({ t: 3000, seq: 1 });
   });
 
   it('filters what a sink keeps', () => {

@@ -1,6 +1,7 @@
 import { NO_TIMER, type TimerId } from '../../../core/scheduler';
 import { ms, type Micros } from '../../../core/time';
 import { NumberedListBuilder, type NumberedTexts } from '../../../core/numberedText';
+import { UNSTAMPED } from '../../../core/trace';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
 import type { ConsumerConfig } from '../../config/configs';
@@ -303,40 +304,50 @@ export class Consumer extends Process {
   }
 
   private emitPoll(records: readonly PolledRecord[]): void {
-    this.metrics.polled(records, (r) => tpKey(r.topic, r.partition));
-    const parts: PolledPartition[] = [];
-    let cur: PolledPartition | undefined;
-    // The numbers of each partition's values, then of each partition's keys, handed to the trace's readers beside
-    // the event (as consumerHistory.ts describes for consumer.poll).
-    const numbers: (NumberedTexts | undefined)[] = [];
-    const keyNumbers: (NumberedTexts | undefined)[] = [];
-    let builder: NumberedListBuilder | undefined;
-    let keyBuilder: NumberedListBuilder | undefined;
-    for (const r of records) {
-      if (!cur || cur.topic !== r.topic || cur.partition !== r.partition) {
-        if (builder) numbers.push(builder.finish());
-        if (keyBuilder) keyNumbers.push(keyBuilder.finish());
-        cur = { topic: r.topic, partition: r.partition, offsets: [], keys: [], values: [] };
-        builder = new NumberedListBuilder();
-        keyBuilder = new NumberedListBuilder();
-        parts.push(cur);
+    this.metrics.polled(records, polledKey);
+    // Records come grouped by partition, one run each: every list is made at its final length. The numbers of
+    // each partition's values, then of each partition's keys, are handed to the trace's readers beside the event
+    // (as consumerHistory.ts describes for consumer.poll).
+    let runs = 0;
+    for (let i = 0; i < records.length; i = runEnd(records, i)) runs++;
+    const parts = new Array<PolledPartition>(runs);
+    const numbers = new Array<NumberedTexts | undefined>(2 * runs);
+    for (let k = 0, start = 0; k < runs; k++) {
+      const end = runEnd(records, start);
+      const len = end - start;
+      const offsets = new Array<number>(len);
+      const keys = new Array<string | null>(len);
+      const values = new Array<string | null>(len);
+      const valueNumbers = new NumberedListBuilder(len);
+      const keyNumbers = new NumberedListBuilder(len);
+      for (let j = 0; j < len; j++) {
+        const r = records[start + j]!;
+        offsets[j] = r.offset;
+        keys[j] = r.key;
+        values[j] = r.value;
+        valueNumbers.add(r.countedPrefix, r.valueId);
+        keyNumbers.add(r.keyPrefix, r.keyN);
       }
-      cur.offsets.push(r.offset);
-      cur.keys.push(r.key);
-      cur.values.push(r.value);
-      builder!.add(r.countedPrefix, r.valueId);
-      keyBuilder!.add(r.keyPrefix, r.keyN);
+      const first = records[start]!;
+      parts[k] = { topic: first.topic, partition: first.partition, offsets, keys, values };
+      numbers[k] = valueNumbers.finish();
+      numbers[runs + k] = keyNumbers.finish();
+      start = end;
     }
-    if (builder) numbers.push(builder.finish());
-    if (keyBuilder) keyNumbers.push(keyBuilder.finish());
-    for (const k of keyNumbers) numbers.push(k);
-    this.trace.emit('consumer.poll', this.id, {
-      group: this.config['group.id'],
-      memberId: this.coordinator?.memberId ?? '',
-      generation: this.coordinator?.generationId ?? -1,
-      count: records.length,
-      records: parts,
-    }, numbers);
+    this.trace.emitEvent(
+      {
+        t: UNSTAMPED,
+        seq: UNSTAMPED,
+        kind: 'consumer.poll',
+        node: this.id,
+        group: this.config['group.id'],
+        memberId: this.coordinator?.memberId ?? '',
+        generation: this.coordinator?.generationId ?? -1,
+        count: records.length,
+        records: parts,
+      },
+      numbers,
+    );
   }
 
   // ---- what the parts call back ----
@@ -416,4 +427,17 @@ export class Consumer extends Process {
   leastLoadedNode(): number {
     return leastLoadedNode(this.metadata.knownBrokers(), (a) => this.net.inFlight(a), this.random);
   }
+}
+
+/** The partition key of a polled record (the metrics' key). */
+function polledKey(r: PolledRecord): string {
+  return tpKey(r.topic, r.partition);
+}
+
+/** Where the run of `records[start]`'s partition ends (records come grouped by partition). */
+function runEnd(records: readonly PolledRecord[], start: number): number {
+  const first = records[start]!;
+  let end = start + 1;
+  while (end < records.length && records[end]!.partition === first.partition && records[end]!.topic === first.topic) end++;
+  return end;
 }

@@ -6,6 +6,7 @@
  */
 import type { Random } from '../../../core/random';
 import { ms, type Micros } from '../../../core/time';
+import { UNSTAMPED } from '../../../core/trace';
 import { tpKey } from '../../protocol';
 import type { Consumer, PollResult } from './consumer';
 import type { PolledRecord } from './fetchBuffer';
@@ -183,7 +184,7 @@ export class ConsumerApplication {
       if (this.stopped) return;
       if (offsets.length > 0) {
         const first = c.records[0]!;
-        this.consumer.trace.emit('consumer.processed', this.consumer.id, { topic: first.topic, partition: first.partition, offsets, latencyMs: latency, thread });
+        this.consumer.trace.emitEvent({ t: UNSTAMPED, seq: UNSTAMPED, kind: 'consumer.processed', node: this.consumer.id, topic: first.topic, partition: first.partition, offsets, latencyMs: latency, thread });
       }
       if (!pill) return done();
       const r = c.records[pillIndex]!;

@@ -4,6 +4,7 @@ import type { Random } from '../../../core/random';
 import { ms, type Micros } from '../../../core/time';
 import type { ProcessContext } from '../../../world/host';
 import { Process } from '../../../world/process';
+import { UNSTAMPED } from '../../../core/trace';
 import type { ProducerConfig } from '../../config/configs';
 import type { ClientError, KafkaError } from '../../errors';
 import { NetworkClient } from '../../net/networkClient';
@@ -85,6 +86,7 @@ export class Producer extends Process {
   private readonly sender: Sender;
   private readonly pool: BufferPool;
   private readonly partitioners = new Map<string, BuiltInPartitioner>();
+  private readonly allBatchesFullByTopic = new Map<string, (partition: number) => boolean>();
   private readonly views = new Map<string, { version: number; view: TopicPartitionsView }>();
   private readonly blocked: Blocked[] = [];
   private blockedTimer: TimerId = NO_TIMER;
@@ -319,14 +321,18 @@ export class Producer extends Process {
   private emitInvoke(topic: string, partition: number, rec: PendingRecord): void {
     const prefix = this.payloads.countedPrefix;
     const value = this.payloads.valueText(rec.valueId)!;
-    const fields = rec.tombstone === true ? { topic, partition, key: rec.key, value, tombstone: true } : { topic, partition, key: rec.key, value };
+    // One literal per shape (the busiest kind of the trace: see Trace.emitEvent).
+    const e =
+      rec.tombstone === true
+        ? { t: UNSTAMPED, seq: UNSTAMPED, kind: 'send.invoke' as const, node: this.id, topic, partition, key: rec.key, value, tombstone: true }
+        : { t: UNSTAMPED, seq: UNSTAMPED, kind: 'send.invoke' as const, node: this.id, topic, partition, key: rec.key, value };
     if (prefix === null || rec.valueId < 0) {
-      this.trace.emit('send.invoke', this.id, fields);
+      this.trace.emitEvent(e);
       return;
     }
     // The key's number too, when it has one, so a reader keyed by number need not parse the key either.
     const keyPrefix = this.payloads.keyPrefix(rec.keyId);
-    this.trace.emit('send.invoke', this.id, fields, keyPrefix !== null ? { prefix, n: rec.valueId, keyPrefix, keyN: this.payloads.keyNumber(rec.keyId) } : { prefix, n: rec.valueId });
+    this.trace.emitEvent(e, keyPrefix !== null ? { prefix, n: rec.valueId, keyPrefix, keyN: this.payloads.keyNumber(rec.keyId) } : { prefix, n: rec.valueId });
   }
 
   /** The topic is known, and so is the explicit partition [KafkaProducer.waitOnMetadata]. */
@@ -370,13 +376,14 @@ export class Producer extends Process {
     let partition = choosePartition(explicit, rec.key, n, this.config['partitioner.ignore.keys']);
     const sticky = partition === UNKNOWN_PARTITION ? this.partitionerFor(topic) : undefined;
     const view = sticky ? this.partitionsView(topic, n) : undefined;
-    const allBatchesFull = (p: number) => this.accumulator.allBatchesFull(topic, p);
+    // The sticky partitioner's question, one function per topic (a keyed record allocates none).
+    const allBatchesFull = sticky ? this.allBatchesFullOf(topic) : undefined;
     let r: RecordAppendResult | null;
     for (;;) {
-      if (sticky) partition = sticky.partitionForAppend(view!, allBatchesFull);
+      if (sticky) partition = sticky.partitionForAppend(view!, allBatchesFull!);
       r = this.accumulator.tryAppend(topic, partition, rec);
       if (r) break;
-      if (sticky && sticky.partitionForAppend(view!, allBatchesFull) !== partition) continue;
+      if (sticky && sticky.partitionForAppend(view!, allBatchesFull!) !== partition) continue;
       r = this.accumulator.appendNewBatch(topic, partition, rec, upperBound, this.now);
       break;
     }
@@ -386,10 +393,20 @@ export class Producer extends Process {
       return false;
     }
     // The sticky partitioner counts the queue's growth, and may switch once the last batch is full [RecordAccumulator.append].
-    if (sticky) sticky.updatePartitionInfo(partition, r.appendedBytes, allBatchesFull(partition), view!);
+    if (sticky) sticky.updatePartitionInfo(partition, r.appendedBytes, allBatchesFull!(partition), view!);
     // The sender wakes for a new batch (to start its linger) or a full one [KafkaProducer.doSend].
     if (r.newBatchCreated || r.batch.isFull) this.sender.wakeup();
     return true;
+  }
+
+  /** [RecordAccumulator.allBatchesFull] for one topic, made once. */
+  private allBatchesFullOf(topic: string): (partition: number) => boolean {
+    let f = this.allBatchesFullByTopic.get(topic);
+    if (f === undefined) {
+      f = (p: number) => this.accumulator.allBatchesFull(topic, p);
+      this.allBatchesFullByTopic.set(topic, f);
+    }
+    return f;
   }
 
   private partitionerFor(topic: string): BuiltInPartitioner {

@@ -12,6 +12,7 @@ import type { ClusterConnectionStates } from './connectionStates';
 import type { ProducerBatch } from './producerBatch';
 import { TransactionManager } from './transactionManager';
 import { ProducerMetrics } from './producerMetrics';
+import { UNSTAMPED } from '../../../core/trace';
 import { bool, defineKinds, list, num, optional, str, type KindsOf } from '../../../core/traceSchema';
 
 /** The sender's outcomes: the completion half of the history. */
@@ -476,14 +477,8 @@ export class Sender {
     if (b.done) return;
     b.done = true;
     this.o.accumulator.deallocate(b);
-    this.o.owner.trace.emit('send.ok', this.o.owner.id, {
-      topic: b.topic,
-      partition: b.partition,
-      offset: baseOffset,
-      values: b.values(),
-      broker: node,
-      acks: this.o.config.acks,
-    }, b.valueNumbers());
+    const e = { t: UNSTAMPED, seq: UNSTAMPED, kind: 'send.ok' as const, node: this.o.owner.id, topic: b.topic, partition: b.partition, offset: baseOffset, values: b.values(), broker: node, acks: this.o.config.acks };
+    this.o.owner.trace.emitEvent(e, b.valueNumbers());
     this.o.hooks.completed?.(b.recordCount, null);
     this.o.hooks.progress();
   }
