@@ -14,9 +14,13 @@ export const abortedRead: CheckDefinition = {
     const tx = h.transactions;
     /** Transactional values read by a read_committed consumer: value id -> its first such read (judged at the end). */
     const committedReads = new Map<number, { t: number; by: string }>();
-    h.reads.onRecord((e, _tp, _o, v) => {
-      if (v < 0 || tx.readCommitted.size === 0 || committedReads.has(v) || !tx.readCommitted.has(h.nodes.id(e.node)) || !tx.isTransactional(v)) return;
-      committedReads.set(v, { t: e.t, by: e.node });
+    h.reads.onRecords((e, _tp, offsets, values) => {
+      if (tx.readCommitted.size === 0 || !tx.readCommitted.has(h.nodes.id(e.node))) return;
+      for (let i = 0; i < offsets.length; i++) {
+        const v = values[i]!;
+        if (v < 0 || committedReads.has(v) || !tx.isTransactional(v)) continue;
+        committedReads.set(v, { t: e.t, by: e.node });
+      }
     });
     return {
       report: (out) => {

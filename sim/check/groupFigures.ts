@@ -40,24 +40,26 @@ export const groupFigures: CheckDefinition = {
       return bits;
     };
 
-    // The group and partition of the records being handed over (a poll's records come in runs of both).
+    // The group of the records being handed over (a run's polls come in runs of one group).
     let pollGroupName = '';
-    let pollReadAt: BitSet | undefined;
     let pollSeen: BitSet | undefined;
-    let pollTp = -1;
-    h.reads.onRecord((e, tp, o, v) => {
+    h.reads.onRecords((e, tp, offsets, values) => {
+      if (offsets.length === 0) return;
       const g = e.group ?? e.node;
-      if (g !== pollGroupName || tp !== pollTp) {
-        if (g !== pollGroupName) {
-          pollSeen = seenBy.get(g);
-          if (!pollSeen) seenBy.set(g, (pollSeen = new BitSet()));
-        }
+      if (g !== pollGroupName || pollSeen === undefined) {
+        pollSeen = seenBy.get(g);
+        if (!pollSeen) seenBy.set(g, (pollSeen = new BitSet()));
         pollGroupName = g;
-        pollTp = tp;
-        pollReadAt = bitsOf(readAt, g, tp);
       }
-      if (!pollReadAt!.add(o)) rereads.set(g, (rereads.get(g) ?? 0) + 1);
-      if (v >= 0) pollSeen!.add(v);
+      const at = bitsOf(readAt, g, tp);
+      const seen = pollSeen;
+      let again = 0;
+      for (let i = 0; i < offsets.length; i++) {
+        if (!at.add(offsets[i]!)) again++;
+        const v = values[i]!;
+        if (v >= 0) seen.add(v);
+      }
+      if (again > 0) rereads.set(g, (rereads.get(g) ?? 0) + again);
     });
 
     return {

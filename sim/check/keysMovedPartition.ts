@@ -3,8 +3,9 @@
  * one partition: murmur2 of the key modulo the partition count moved when the count changed, so a reader of the
  * topic no longer sees the key's records in one partition's order.
  *
- * As sends are answered, each key's first partition is kept per (producer, topic); only when a key lands
- * elsewhere (or the sends changed after their answers) does the report go through the sends for the stories.
+ * The report goes through the acknowledged sends once, keeping each key's first partition per (producer, topic);
+ * only when a key landed elsewhere (or the sends changed after their answers) does it go through them again for
+ * the stories.
  */
 import { FIGURE, type CheckDefinition, type ReportOut } from './check';
 import { SmallColumn } from './history/columns';
@@ -46,34 +47,45 @@ export const keysMovedPartition: CheckDefinition = {
   source: FIGURE,
   make: (h) => {
     const s = h.sends;
-    /** (producer, topic) -> key id -> the partition its first acknowledged record landed on. */
-    const partitionOfKey = new Map<number, FirstPartitions>();
-    let lastWhere = -1;
-    let last: FirstPartitions | undefined;
-    let moved = false;
-    s.onComplete((a) => {
-      const key = a.key;
-      if (moved || key < 0 || a.status !== Status.Ok) return;
-      const tp = a.tp;
-      const where = a.producer * 0x100000 + h.tps.topic(tp);
-      if (where !== lastWhere || last === undefined) {
-        last = partitionOfKey.get(where);
-        if (last === undefined) partitionOfKey.set(where, (last = new FirstPartitions()));
-        lastWhere = where;
-      }
-      const p = h.tps.partition(tp);
-      const first = last.get(key);
-      if (first === NONE) last.set(key, p);
-      else if (first !== p) moved = true;
-    });
     return {
       report: (out) => {
-        if (moved || s.irregular) movedKeys(h, out);
+        if (s.irregular || anyMoved(h)) movedKeys(h, out);
         else out['keys.moved-partition'] = result(0);
       },
     };
   },
 };
+
+/**
+ * Whether some key's acknowledged records from one producer to one topic landed on two partitions: one pass over
+ * the sends at the end, a plain loop over their columns (cheaper than a fold of every answer as it comes), each
+ * key's first partition kept per (producer, topic).
+ */
+function anyMoved(h: History): boolean {
+  const s = h.sends;
+  /** (producer, topic) -> key id -> the partition its first acknowledged record landed on. */
+  const partitionOfKey = new Map<number, FirstPartitions>();
+  let lastWhere = -1;
+  let last: FirstPartitions | undefined;
+  for (let i = 0, n = s.orderSpan; i < n; i++) {
+    const v = s.sentAt(i);
+    if (v < 0) continue;
+    const key = s.key(v);
+    if (key < 0 || s.status(v) !== Status.Ok) continue;
+    const tp = s.tp(v);
+    const where = s.producer(v) * 0x100000 + h.tps.topic(tp);
+    if (where !== lastWhere || last === undefined) {
+      last = partitionOfKey.get(where);
+      if (last === undefined) partitionOfKey.set(where, (last = new FirstPartitions()));
+      lastWhere = where;
+    }
+    const p = h.tps.partition(tp);
+    const first = last.get(key);
+    if (first === NONE) last.set(key, p);
+    else if (first !== p) return true;
+  }
+  return false;
+}
 
 /** The keys that moved, each with its partitions in send order: one pass over every send. */
 function movedKeys(h: History, out: ReportOut): void {

@@ -21,7 +21,8 @@ export const latency: CheckDefinition = {
     const readAfter = new Latencies();
     let readBeforeSent = false;
     s.onComplete((a) => {
-      if (a.status === Status.Ok && !a.acks0) acked.push(a.doneUs - a.invokeUs);
+      if (a.status !== Status.Ok || a.acks0) return;
+      for (let k = 0; k < a.length; k++) acked.push(a.doneUs - a.invokeUs[k]!);
     });
     h.reads.onFirstRead((v) => {
       if (s.status(v) === Status.None) readBeforeSent = true;

@@ -24,24 +24,30 @@ export const nonmonotonicSend: CheckDefinition = {
     let at = -1;
     let unsure = false;
     s.onComplete((a) => {
-      const o = a.offset;
-      const v = a.v;
-      if (unsure || o < 0 || a.key < 0 || a.status !== Status.Ok) return;
-      const where = a.producer * 0x100000 + a.tp;
-      if (where !== lastWhere) {
-        let i = indexOf.get(where);
-        if (i === undefined) {
-          i = lastAnswer.length;
-          indexOf.set(where, i);
-          lastAnswer.push(-1, -1);
+      if (unsure || a.status !== Status.Ok) return;
+      for (let k = 0; k < a.length; k++) {
+        const o = a.offset[k]!;
+        const v = a.v[k]!;
+        if (o < 0 || a.key[k]! < 0) continue;
+        const where = a.producer[k]! * 0x100000 + a.tp[k]!;
+        if (where !== lastWhere) {
+          let i = indexOf.get(where);
+          if (i === undefined) {
+            i = lastAnswer.length;
+            indexOf.set(where, i);
+            lastAnswer.push(-1, -1);
+          }
+          at = i;
+          lastWhere = where;
         }
-        at = i;
-        lastWhere = where;
+        // A producer numbers its values in send order (while its ids ascend, see Sends), so ids are send order.
+        if (v <= lastAnswer[at]! || o < lastAnswer[at + 1]!) {
+          unsure = true;
+          return;
+        }
+        lastAnswer[at] = v;
+        lastAnswer[at + 1] = o;
       }
-      // A producer numbers its values in send order (while its ids ascend, see Sends), so ids are send order.
-      if (v <= lastAnswer[at]! || o < lastAnswer[at + 1]!) unsure = true;
-      lastAnswer[at] = v;
-      lastAnswer[at + 1] = o;
     });
     return {
       report: (out) => {

@@ -21,13 +21,15 @@ export const partitionSkew: CheckDefinition = {
     };
     s.onComplete((a) => {
       if (a.status !== Status.Ok) return;
-      const tp = a.tp;
-      if (tp !== lastTp) {
-        flush();
-        lastTp = tp;
-        lastCount = acked.get(tp) ?? 0;
+      for (let k = 0; k < a.length; k++) {
+        const tp = a.tp[k]!;
+        if (tp !== lastTp) {
+          flush();
+          lastTp = tp;
+          lastCount = acked.get(tp) ?? 0;
+        }
+        lastCount++;
       }
-      lastCount++;
     });
     return {
       report: (out) => {

@@ -140,15 +140,31 @@ export const unavailability: CheckDefinition = {
   make: (h) => {
     const s = h.sends;
     const streams = new Streams(h);
+    // No send to come can be invoked before the oldest one open, nor answered before now.
+    const sweep = (stream: Stream, now: number) => {
+      if (stream.waiting < stream.sweepAt) return;
+      stream.sweep(s.oldestOpenUs(now), h.quietUs >= 0 ? h.quietUs : Infinity);
+      stream.sweepAt = Math.max(SWEEP_AT, 2 * stream.waiting);
+    };
     s.onComplete((a) => {
-      const stream = streams.of(a.producer, a.tp);
-      if (stream === undefined) return;
-      stream.invoke(a.invokeUs);
-      stream.answer(a.doneUs);
-      // No send to come can be invoked before the oldest one open, nor answered before now.
-      if (stream.waiting >= stream.sweepAt) {
-        stream.sweep(s.oldestOpenUs(a.doneUs), h.quietUs >= 0 ? h.quietUs : Infinity);
-        stream.sweepAt = Math.max(SWEEP_AT, 2 * stream.waiting);
+      // Every answer of the event first: a sweep may only look at points no later send can come before.
+      let last: Stream | undefined;
+      let several = false;
+      for (let k = 0; k < a.length; k++) {
+        const stream = streams.of(a.producer[k]!, a.tp[k]!);
+        if (stream === undefined) continue;
+        if (last !== undefined && stream !== last) several = true;
+        last = stream;
+        stream.invoke(a.invokeUs[k]!);
+        stream.answer(a.doneUs);
+      }
+      if (last === undefined) return;
+      if (!several) sweep(last, a.doneUs);
+      else {
+        for (let k = 0; k < a.length; k++) {
+          const stream = streams.of(a.producer[k]!, a.tp[k]!);
+          if (stream !== undefined) sweep(stream, a.doneUs);
+        }
       }
     });
     return {

@@ -1,6 +1,7 @@
 import { Checkers, type CheckReport } from '../check/checkers';
 import { checkValue } from '../check/report';
 import { partitionFigureName } from '../check/names';
+import type { TraceNumbers } from '../core/numberedText';
 import type { TraceEvent, TraceSink } from '../core/trace';
 import type { ScenarioExpectation } from './validate';
 
@@ -29,8 +30,9 @@ export class ExpectationCheckers implements TraceSink {
     this.sinks = [this.whole, ...this.windows.values()];
   }
 
-  event(e: TraceEvent): void {
-    for (const c of this.sinks) c.event(e);
+  /** Hands each checker what the trace hands along (the emitter's numbers), so none parses a record's texts back. */
+  event(e: TraceEvent, line = '', numbers?: TraceNumbers): void {
+    for (const c of this.sinks) c.event(e, line, numbers);
   }
 
   /** The whole run's report. */

@@ -3,7 +3,11 @@
  * keeps the median run by wall time.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profileShare, type CpuProfile, type ProfileShare } from './profileShare';
 
 export interface WorkloadFigures {
   readonly simulatedSeconds: number;
@@ -86,4 +90,34 @@ export function runCheckerCost(name: string, runs: number): CheckerCostFigures {
     bytesPerAckedRecord: median(on.map((x) => x.bytesPerAckedRecord)),
     acked: on[0]!.acked,
   };
+}
+
+/** The checkers' code: every frame from these files is the checkers' (their report included). */
+export const CHECKER_CODE: readonly string[] = ['/sim/check/'];
+
+/**
+ * The checkers' share of a workload's CPU profile: the workload run as the bench runs it (checkers on) under
+ * `node --cpu-prof`, once per run in a fresh process, and the share of its busy samples with a frame of the
+ * checkers' code on the stack (profileShare.ts). Unlike on/off CPU times, it does not count what the checkers
+ * make the rest of the run pay (a fuller heap to collect, colder caches), and it does not swing with the load
+ * of a shared machine. The run with the median share is kept.
+ */
+export function checkerProfileShare(name: string, runs: number, duration?: string): ProfileShare {
+  const shares: ProfileShare[] = [];
+  for (let i = 0; i < runs; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'checker-profile-'));
+    try {
+      const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', script, name, ...(duration ? [duration] : [])];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      if (r.status !== 0) throw new Error(`profile of ${name} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
+      // One profile per thread (tsx's loader runs on one of its own): the run's is the largest.
+      const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+      const main = files.map((f) => join(dir, f)).sort((a, b) => statSync(b).size - statSync(a).size)[0];
+      if (main === undefined) throw new Error(`profile of ${name}: node wrote no .cpuprofile`);
+      shares.push(profileShare(JSON.parse(readFileSync(main, 'utf8')) as CpuProfile, CHECKER_CODE));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return [...shares].sort((a, b) => a.share - b.share)[Math.floor(shares.length / 2)]!;
 }

@@ -81,6 +81,9 @@ export class OffsetReads {
   }
 }
 
+/** A listener of a poll's records of one partition (Reads.onRecords). */
+export type RecordsListener = (e: TraceEventOf<'consumer.poll'>, tp: number, offsets: readonly number[], values: Int32Array) => void;
+
 /**
  * What consumers read (consumer.poll): each value's first read (when, by whom, where), the places a value was
  * read at when there were several, and per partition what was read at each offset. Keyed by value id and
@@ -102,8 +105,10 @@ export class Reads {
   recordsRead = 0;
   /** Distinct values read. */
   seenCount = 0;
-  /** Called for every record of every poll, after the history has recorded it. */
-  private readonly listeners: ((e: TraceEventOf<'consumer.poll'>, tp: number, offset: number, v: number) => void)[] = [];
+  /** Called once per partition of every poll, after the history has recorded its records. */
+  private readonly listeners: RecordsListener[] = [];
+  /** The value ids of the partition's records being handed to the listeners (reused, grown as needed). */
+  private ids = new Int32Array(256);
   private readonly firstReadWatchers: ((v: number) => void)[] = [];
 
   constructor(
@@ -116,8 +121,11 @@ export class Reads {
     private readonly appends: LeaderAppends,
   ) {}
 
-  /** Also hands each polled record (its partition, offset and value id, or TOMBSTONE) to `f`. */
-  onRecord(f: (e: TraceEventOf<'consumer.poll'>, tp: number, offset: number, v: number) => void): void {
+  /**
+   * Also hands each poll's records of a partition to `f`, once per partition: its offsets, and their value ids
+   * (or TOMBSTONE) in `values[0, offsets.length)` (read them during the call, keep none).
+   */
+  onRecords(f: RecordsListener): void {
     this.listeners.push(f);
   }
 
@@ -139,14 +147,18 @@ export class Reads {
         const values = r.values;
         const numbers = numbersOfLists(this.numbers.value, k);
         this.recordsRead += offsets.length;
+        if (offsets.length > this.ids.length) this.ids = new Int32Array(Math.max(offsets.length, 2 * this.ids.length));
+        const ids = this.ids;
         for (let i = 0; i < offsets.length; i++) {
           const o = offsets[i]!;
           const value = values[i] ?? null;
           const v = value === null ? TOMBSTONE : this.values.idIn(numbers, i, value);
+          ids[i] = v;
           table.add(o, v, e.t, by);
           if (v >= 0) this.read(v, tp, o, e.t, by);
-          for (const f of this.listeners) f(e, tp, o, v);
         }
+        const listeners = this.listeners;
+        for (let i = 0; i < listeners.length; i++) listeners[i]!(e, tp, offsets, ids);
       }
     },
   };

@@ -33,22 +33,43 @@ const NO_BROKER = 0;
 const BROKER_SIDE = 0xff;
 
 /**
- * A send's answer as the completion watchers see it: one object refilled for each value (read it, keep none of
- * it), so each watcher reads fields instead of looking the value up again in every column.
+ * The answers of one send.ok or send.fail as the completion watchers see them: one object refilled for each event
+ * (read it, keep none of it), the event's shared facts once and each record's in a typed row, so a watcher loops
+ * over a batch instead of being called, and every column looked up again, once per record.
  */
-export class Answer {
-  v = -1;
+export class Answers {
   status: Status = Status.None;
-  tp = -1;
-  producer = -1;
-  /** Its key's id, -1 for no key. */
-  key = -1;
-  /** The offset the producer was told, -1 if none. */
-  offset = -1;
-  invokeUs = -1;
   doneUs = -1;
-  /** Sent with acks=0 (acknowledged at once, without a broker's answer). */
+  /** A send.ok's batch sent with acks=0 (acknowledged at once, without a broker's answer); false for send.fail. */
   acks0 = false;
+  /** Records answered (the rows below hold `length` entries; values never sent are left out). */
+  length = 0;
+  v = new Int32Array(64);
+  tp = new Int32Array(64);
+  producer = new Int32Array(64);
+  /** Its key's id, -1 for no key. */
+  key = new Int32Array(64);
+  /** The offset the producer was told, -1 if none. */
+  offset = new Float64Array(64);
+  invokeUs = new Float64Array(64);
+
+  /** Starts over for an event of `n` records at most. */
+  reset(status: Status, doneUs: number, n: number): void {
+    this.status = status;
+    this.doneUs = doneUs;
+    this.acks0 = false;
+    this.length = 0;
+    if (n > this.v.length) {
+      let cap = this.v.length * 2;
+      while (cap < n) cap *= 2;
+      this.v = new Int32Array(cap);
+      this.tp = new Int32Array(cap);
+      this.producer = new Int32Array(cap);
+      this.key = new Int32Array(cap);
+      this.offset = new Float64Array(cap);
+      this.invokeUs = new Float64Array(cap);
+    }
+  }
 }
 
 /**
@@ -84,9 +105,9 @@ export class Sends {
   readonly tombstones: number[] = [];
   /** Called when a value's partition changes (it was sent before one was chosen, or re-sent elsewhere). */
   private readonly tpWatchers: ((v: number, before: number) => void)[] = [];
-  /** Called once a value's send.ok or send.fail is recorded. */
-  private readonly completeWatchers: ((a: Answer) => void)[] = [];
-  private readonly answer = new Answer();
+  /** Called once per send.ok or send.fail, with the answers it recorded. */
+  private readonly completeWatchers: ((a: Answers) => void)[] = [];
+  private readonly answers = new Answers();
   /**
    * Whether a value's send record changed after it was complete: sent again, answered twice, moved from one
    * partition to another. A simulator's producer never does this (only hand-written traces can), so checks may
@@ -149,6 +170,9 @@ export class Sends {
       const tp = this.tpIds.id(e.topic, e.partition);
       const acks = ACKS_CODES[e.acks] ?? 0;
       const numbers = numbersOfList(this.numbers.value);
+      const a = this.answers;
+      a.reset(Status.Ok, e.t, values.length);
+      a.acks0 = acks === ACKS_CODES['0'];
       for (let i = 0; i < values.length; i++) {
         const v = this.values.idIn(numbers, i, values[i]!);
         const f = this.flags.get(v);
@@ -159,15 +183,17 @@ export class Sends {
         this.flags.set(v, (f & ~(STATUS | ACKS)) | Status.Ok | (acks << ACKS_SHIFT));
         if (acks === 0) this.acksSide.set(v, e.acks);
         this.setTp(v, tp);
-        this.offsets.set(v, e.offset >= 0 ? e.offset + i : -1);
+        const offset = e.offset >= 0 ? e.offset + i : -1;
+        this.offsets.set(v, offset);
         this.acked.set(v, e.t);
         if (e.broker >= 0 && e.broker < BROKER_SIDE - 1) this.brokers.set(v, e.broker + 1);
         else {
           this.brokers.set(v, BROKER_SIDE);
           this.brokerSide.set(v, e.broker);
         }
-        if (this.completeWatchers.length > 0) this.completed(v, Status.Ok, tp, this.offsets.get(v), e.t, acks === ACKS_CODES['0']);
+        this.answered(v, tp, offset);
       }
+      this.completed();
       const b = this.batchesOf.get(e.node);
       if (b) {
         b.batches++;
@@ -176,6 +202,7 @@ export class Sends {
     },
     'send.fail': (e) => {
       const numbers = numbersOfList(this.numbers.value);
+      this.answers.reset(Status.Fail, e.t, e.values.length);
       for (let i = 0; i < e.values.length; i++) {
         const v = this.values.idIn(numbers, i, e.values[i]!);
         const f = this.flags.get(v);
@@ -187,8 +214,9 @@ export class Sends {
         this.errorOf.set(v, e.error);
         this.acked.set(v, e.t);
         if (e.partition >= 0) this.setTp(v, this.tpIds.id(e.topic, e.partition));
-        if (this.completeWatchers.length > 0) this.completed(v, Status.Fail, this.tp(v), this.offsets.get(v), e.t, this.acks(v) === '0');
+        this.answered(v, this.tp(v), this.offsets.get(v));
       }
+      this.completed();
     },
   };
 
@@ -223,22 +251,27 @@ export class Sends {
     this.order.set(this.orderLength++, v);
   }
 
-  /** Also hands every value's answer to `f` once its send completes (send.ok or send.fail recorded). */
-  onComplete(f: (a: Answer) => void): void {
+  /** Also hands the answers of every send.ok and send.fail to `f`, once their records are recorded. */
+  onComplete(f: (a: Answers) => void): void {
     this.completeWatchers.push(f);
   }
 
-  private completed(v: number, status: Status, tp: number, offset: number, doneUs: number, acks0: boolean): void {
-    const a = this.answer;
-    a.v = v;
-    a.status = status;
-    a.tp = tp;
-    a.producer = this.producer(v);
-    a.key = this.keys.get(v);
-    a.offset = offset;
-    a.invokeUs = this.invoked.get(v);
-    a.doneUs = doneUs;
-    a.acks0 = acks0;
+  /** Adds a record's answer to the event's answers (for the completion watchers). */
+  private answered(v: number, tp: number, offset: number): void {
+    const a = this.answers;
+    const i = a.length++;
+    a.v[i] = v;
+    a.tp[i] = tp;
+    a.producer[i] = this.producer(v);
+    a.key[i] = this.keys.get(v);
+    a.offset[i] = offset;
+    a.invokeUs[i] = this.invoked.get(v);
+  }
+
+  /** Hands the event's answers to the completion watchers. */
+  private completed(): void {
+    const a = this.answers;
+    if (a.length === 0) return;
     const watchers = this.completeWatchers;
     for (let i = 0; i < watchers.length; i++) watchers[i]!(a);
     this.advanceOpen();
