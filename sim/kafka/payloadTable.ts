@@ -81,7 +81,10 @@ export class PayloadTable {
   private counted = 0;
   private slabInts: Int32Array = new Int32Array(FIRST_SLAB_INTS);
   private slabUsed = 0;
-  /** The current slab's SlabSource, made on first use: not enumerable, so a table serialises as it always has (it points back here). */
+  /**
+   * The last SlabSource handed out for the current slab (its producer fields with it), reused while they stay the
+   * same: not enumerable, so a table serialises as it always has (it points back here).
+   */
   private declare slabSource: SlabSource | null;
 
   /**
@@ -195,20 +198,29 @@ export class PayloadTable {
     return this.slabInts;
   }
 
-  /** This table and the current slab, as the batches built into it hold them: one object per slab, not per batch. */
-  get source(): SlabSource {
-    return (this.slabSource ??= { payloads: this, slab: this.slabInts, extras: null });
+  /**
+   * This table and the current slab with a batch's producer id and `epochAndAttributes`, as the batches built into
+   * it hold them: one object per slab and producer incarnation (a table's batches share those), not per batch.
+   */
+  sourceFor(producerId: number, epochAndAttributes: number): SlabSource {
+    const s = this.slabSource;
+    if (s !== null && s.slab === this.slabInts && s.producerId === producerId && s.epochAndAttributes === epochAndAttributes) return s;
+    return (this.slabSource = { payloads: this, slab: this.slabInts, extras: null, producerId, epochAndAttributes });
   }
 }
 
 /**
- * Where a batch's records are: its payload table and slab, and the batch's extras (records.ts `BatchExtras`). The
- * batches of one slab with no extras share one (millions of batches, one reference each instead of three).
+ * Where a batch's records are and who wrote them: its payload table and slab, the batch's extras (records.ts
+ * `BatchExtras`), its producer id and its producer epoch and attributes (`epoch << 16 | attributes`). The batches
+ * of one slab from one producer incarnation with no extras share one (millions of batches, one reference each
+ * instead of five fields).
  */
 export interface SlabSource {
   readonly payloads: PayloadTable;
   readonly slab: Int32Array;
   readonly extras: null;
+  readonly producerId: number;
+  readonly epochAndAttributes: number;
 }
 
 /** UTF-8 length of a string without allocating. */

@@ -123,61 +123,92 @@ const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 /** RECORD_BATCH_OVERHEAD in DefaultRecordBatch. */
 export const RECORD_BATCH_OVERHEAD = 61;
 
-/** Where a batch's records are (see payloadTable.ts `SlabSource`): shared by a slab's batches without extras. */
+/**
+ * Where a batch's records are and who wrote them (see payloadTable.ts `SlabSource`): shared by a slab's batches
+ * from one producer incarnation without extras, and by every copy of a batch (leader, followers, disk chunks).
+ */
 interface BatchSource {
   readonly payloads: PayloadTable;
   readonly slab: Int32Array;
   readonly extras: BatchExtras | null;
+  readonly producerId: number;
+  /** producerEpoch << 16 | attributes. */
+  readonly epochAndAttributes: number;
 }
 
-/** The source of a batch built into `table`'s current slab, with `extras`. */
-function sourceOf(table: PayloadTable, slab: Int32Array, extras: BatchExtras | null): BatchSource {
-  const shared = table.source;
-  return extras === null && shared.slab === slab ? shared : { payloads: table, slab, extras };
+/** A batch's producer epoch and attributes (both int16) as one number. */
+function epochAndAttributesOf(producerEpoch: number, attributes: number): number {
+  if (producerEpoch !== (producerEpoch << 16) >> 16) throw new RangeError(`producer epoch ${producerEpoch} is not an int16`);
+  return (producerEpoch << 16) | (attributes & 0xffff);
 }
+
+/** The source of a batch built into `table`'s slab `slab`, with `extras` and its producer fields. */
+function sourceOf(table: PayloadTable, slab: Int32Array, extras: BatchExtras | null, producerId: number, epochAndAttributes: number): BatchSource {
+  return extras === null && table.slab === slab ? table.sourceFor(producerId, epochAndAttributes) : { payloads: table, slab, extras, producerId, epochAndAttributes };
+}
+
+/**
+ * Slab indexes are below this (a slab holds at most 2^16 ints, or one batch's from index 0), so a batch keeps its
+ * slab index and its leader epoch in one number: (leaderEpoch + 1) * SLAB_AT_LIMIT + slabAt. A small integer while
+ * the epoch is below 32767; exact beyond.
+ */
+const SLAB_AT_LIMIT = 0x10000;
 
 /**
  * One v2 record batch [src: clients/.../record/DefaultRecordBatch.java]. Record i's key id, value id, timestamp
  * delta and value size are `slab[slabAt + 4i ..]`; its key and value are `payloads`'.
  *
- * A log holds one per batch (about one per record in a big run), so it is kept small: the producer epoch and the
- * attributes (both int16) share one field, and the payload table, slab and extras are one shared reference.
+ * A log holds one per batch (about one per record in a big run), so it is kept small: the producer id, epoch and
+ * attributes (the same for a producer's batches) live in the shared source with the payload table, slab and
+ * extras, and the leader epoch and slab index share one field.
  */
 export class RecordBatch {
-  /** producerEpoch << 16 | attributes. */
-  private readonly epochAndAttributes: number;
+  /** (partitionLeaderEpoch + 1) * SLAB_AT_LIMIT + slabAt. */
+  private readonly epochAndSlabAt: number;
   private readonly source: BatchSource;
 
   constructor(
     readonly baseOffset: number,
     /** The leader epoch of the leader that appended it (-1 until a leader has). */
-    readonly partitionLeaderEpoch: number,
+    partitionLeaderEpoch: number,
     readonly lastOffsetDelta: number,
-    /** Compression, timestamp type, transactional, control and delete-horizon bits (`batchAttributes`). */
-    attributes: number,
     /** Milliseconds. */
     readonly baseTimestamp: number,
     readonly maxTimestamp: number,
-    readonly producerId: number,
-    producerEpoch: number,
     readonly baseSequence: number,
     /** Bytes on disk and on the wire. */
     readonly sizeInBytes: number,
+    /** Its producer id, epoch and attributes (compression, timestamp type, transactional, control, delete horizon) with its records. */
     source: BatchSource,
-    readonly slabAt: number,
+    slabAt: number,
   ) {
-    if (producerEpoch !== (producerEpoch << 16) >> 16) throw new RangeError(`producer epoch ${producerEpoch} is not an int16`);
-    this.epochAndAttributes = (producerEpoch << 16) | (attributes & 0xffff);
+    if (!(partitionLeaderEpoch >= -1) || !Number.isInteger(partitionLeaderEpoch)) throw new RangeError(`leader epoch ${partitionLeaderEpoch} is not -1 or more`);
+    if (!(slabAt >= 0 && slabAt < SLAB_AT_LIMIT)) throw new RangeError(`slab index ${slabAt} is out of range`);
+    this.epochAndSlabAt = (partitionLeaderEpoch + 1) * SLAB_AT_LIMIT + slabAt;
     this.source = source;
+  }
+
+  /** The leader epoch of the leader that appended it (-1 until a leader has). */
+  get partitionLeaderEpoch(): number {
+    return Math.floor(this.epochAndSlabAt / SLAB_AT_LIMIT) - 1;
+  }
+
+  /** Where record 0's fields start in the slab. */
+  get slabAt(): number {
+    return this.epochAndSlabAt % SLAB_AT_LIMIT;
+  }
+
+  get producerId(): number {
+    return this.source.producerId;
   }
 
   /** Compression, timestamp type, transactional, control and delete-horizon bits (`batchAttributes`). */
   get attributes(): number {
-    return this.epochAndAttributes & 0xffff;
+    return this.source.epochAndAttributes & 0xffff;
   }
 
   get producerEpoch(): number {
-    return this.epochAndAttributes >> 16;
+    return this.source.epochAndAttributes >> 16;
   }
 
   get payloads(): PayloadTable {
@@ -345,18 +376,18 @@ export class RecordBatch {
    */
   withOffsets(baseOffset: number, leaderEpoch: number, logAppendTimeMs?: number): RecordBatch {
     const appendTime = logAppendTimeMs !== undefined;
+    const src = this.source;
     return new RecordBatch(
       baseOffset,
       leaderEpoch,
       this.lastOffsetDelta,
-      appendTime ? this.attributes | TIMESTAMP_TYPE_MASK : this.attributes,
       this.baseTimestamp,
       appendTime ? logAppendTimeMs : this.maxTimestamp,
-      this.producerId,
-      this.producerEpoch,
       this.baseSequence,
       this.sizeInBytes,
-      this.source,
+      appendTime && (src.epochAndAttributes & TIMESTAMP_TYPE_MASK) === 0
+        ? sourceOf(src.payloads, src.slab, src.extras, src.producerId, src.epochAndAttributes | TIMESTAMP_TYPE_MASK)
+        : src,
       this.slabAt,
     );
   }
@@ -386,18 +417,16 @@ export class RecordBatch {
       body += recordSizeOf(offsetDeltas[j]!, this.timestampDeltaAt(i), table.keySize(this.keyIdAt(i)), valueId === NULL_ID ? -1 : this.valueSizeAt(i), headers?.[j] ?? NO_HEADERS);
     }
     const horizon = deleteHorizonMs >= 0;
+    const attributes = horizon ? this.attributes | DELETE_HORIZON_FLAG_MASK : this.attributes & ~DELETE_HORIZON_FLAG_MASK;
     return new RecordBatch(
       this.baseOffset,
       this.partitionLeaderEpoch,
       this.lastOffsetDelta,
-      horizon ? this.attributes | DELETE_HORIZON_FLAG_MASK : this.attributes & ~DELETE_HORIZON_FLAG_MASK,
       this.baseTimestamp,
       this.maxTimestamp,
-      this.producerId,
-      this.producerEpoch,
       this.baseSequence,
       n === 0 ? RECORD_BATCH_OVERHEAD : RECORD_BATCH_OVERHEAD + Math.ceil(body * COMPRESSION_RATIO[this.compression]),
-      sourceOf(table, slab, { offsetDeltas, headers, deleteHorizonMs: horizon ? deleteHorizonMs : NO_DELETE_HORIZON }),
+      sourceOf(table, slab, { offsetDeltas, headers, deleteHorizonMs: horizon ? deleteHorizonMs : NO_DELETE_HORIZON }, this.producerId, epochAndAttributesOf(this.producerEpoch, attributes)),
       at,
     );
   }
@@ -546,15 +575,13 @@ export class BatchBuilder {
       slab[o + SLAB_VALUE_SIZE] = this.valueSizes[i]!;
     }
     const compression = f.compression ?? 'none';
+    const attributes = batchAttributes({ compression, isTransactional: f.isTransactional === true, isControl: f.isControl === true });
     return new RecordBatch(
       0,
       -1,
       n - 1,
-      batchAttributes({ compression, isTransactional: f.isTransactional === true, isControl: f.isControl === true }),
       base,
       max,
-      f.producerId ?? NO_PRODUCER_ID,
-      f.producerEpoch ?? NO_PRODUCER_EPOCH,
       f.baseSequence ?? NO_SEQUENCE,
       f.wire?.sizeInBytes ?? RECORD_BATCH_OVERHEAD + Math.ceil(this.body * COMPRESSION_RATIO[compression]),
       sourceOf(
@@ -563,6 +590,8 @@ export class BatchBuilder {
         this.headers === null && f.wire === undefined
           ? null
           : { offsetDeltas: null, headers: this.headers, deleteHorizonMs: NO_DELETE_HORIZON, ...(f.wire && { wireRecords: f.wire.records }) },
+        f.producerId ?? NO_PRODUCER_ID,
+        epochAndAttributesOf(f.producerEpoch ?? NO_PRODUCER_EPOCH, attributes),
       ),
       at,
     );

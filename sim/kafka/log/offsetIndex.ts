@@ -1,4 +1,5 @@
 import { widened } from '../../core/typedArrays';
+import { grownRoom } from './timeIndex';
 
 /**
  * The sparse offset index of a segment: (last offset of a batch -> position of that batch), one entry per
@@ -41,7 +42,7 @@ export class OffsetIndex {
       throw new RangeError(`offset index entry ${offset} is not larger than the last entry ${this.lastOffset}`);
     }
     if (this.n === this.positions.length) {
-      const room = Math.min(Math.max(8, this.n * 2), Math.max(this.maxEntries, 1));
+      const room = grownRoom(this.n, this.maxEntries);
       this.relativeOffsets = widened(this.relativeOffsets, room);
       this.positions = widened(this.positions, room);
     }

@@ -59,6 +59,25 @@ describe('RecordBatch', () => {
     expect(produced.timestampAt(0)).toBe(5);
   });
 
+  it('keeps its producer fields in a source its copies share, and serialises the same fields in the same order', () => {
+    const t = new PayloadTable('p');
+    const batches = [0, 1, 2].map((i) => buildBatch([{ key: null, value: null, timestamp: i }], { payloads: t, producerId: 4, producerEpoch: 300, baseSequence: i, isTransactional: true }));
+    const copy = batches[1]!.withOffsets(7, 40_000);
+    const fields = (b: object) => JSON.stringify(b);
+    // Leader epoch and slab index share one field: both come back, also for an epoch past 32767 and for -1.
+    expect([copy.partitionLeaderEpoch, copy.slabAt, copy.producerId, copy.producerEpoch, copy.baseSequence, copy.isTransactional]).toEqual([40_000, batches[1]!.slabAt, 4, 300, 1, true]);
+    expect([batches[2]!.partitionLeaderEpoch, batches[2]!.slabAt]).toEqual([-1, 2 * 4]);
+    expect(Object.keys(copy.toJSON())).toEqual(['baseOffset', 'partitionLeaderEpoch', 'lastOffsetDelta', 'attributes', 'baseTimestamp', 'maxTimestamp', 'producerId', 'producerEpoch', 'baseSequence', 'sizeInBytes', 'payloads', 'slab', 'slabAt', 'extras']);
+    expect(fields(copy)).toBe(fields({ ...JSON.parse(fields(batches[1]!)), baseOffset: 7, partitionLeaderEpoch: 40_000 }));
+    // One source for the three batches and the copy (same slab, same producer): one reference per batch, not five fields.
+    const sourceOf = (b: object) => (b as { source: unknown }).source;
+    expect(new Set([...batches, copy].map(sourceOf)).size).toBe(1);
+    // Another producer's batch in the same table gets a source of its own; so does a LogAppendTime copy.
+    const other = buildBatch([{ key: null, value: null, timestamp: 0 }], { payloads: t, producerId: 5 });
+    expect([sourceOf(other) === sourceOf(copy), other.producerId, sourceOf(copy.withOffsets(0, 0, 9)) === sourceOf(copy)]).toEqual([false, 5, false]);
+    expect(() => batches[0]!.withOffsets(0, -2)).toThrow(RangeError);
+  });
+
   it("the cleaner's copy keeps its survivors' offsets, the batch's last offset and a new delete horizon", () => {
     const b = buildBatch(['a', 'b', 'c', 'd'].map((k, i) => ({ key: k, value: i === 3 ? null : `v${i}`, timestamp: i }))).withOffsets(10, 0);
     const kept = b.retaining([1, 3], 5000);
