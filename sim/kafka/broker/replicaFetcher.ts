@@ -53,7 +53,7 @@ export interface FetcherHost {
   };
   readonly legacyHighWatermarkTruncation: boolean;
   /** `req` is built for this one request and not kept: it becomes the message. */
-  sendFetch(leader: number, req: Omit<FetchRequest, 'correlationId'>, bytes: number, timeoutMs: number, done: (o: Outcome<FetchResponse>) => void): void;
+  sendFetch(leader: number, req: FetchRequest, bytes: number, timeoutMs: number, done: (o: Outcome<FetchResponse>) => void): void;
   setTimer(delayUs: number, fn: () => void): void;
   emitTruncate(p: Partition, from: number, to: number, reason: 'diverging-epoch' | 'offset-out-of-range' | 'legacy-high-watermark' | 'leader-log-start'): void;
   emitFollowerAppend(p: Partition, base: number, last: number, epoch: number): void;
@@ -216,6 +216,7 @@ export class ReplicaFetcher {
         sessionEpoch: data.sessionEpoch,
         partitions: data.partitions,
         forgottenTopicsData: data.forgottenTopicsData,
+        correlationId: 0, // last, where NetworkClient.send stamps it: one shape from the start
       },
       REQUEST_HEADER_BYTES + (data.partitions.length + data.forgottenTopicsData.length) * 32,
       c['replica.socket.timeout.ms'] + c['replica.fetch.wait.max.ms'],
