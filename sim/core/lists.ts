@@ -20,3 +20,20 @@ export function removeAt<T>(list: T[], i: number): void {
   for (let j = i; j < last; j++) list[j] = list[j + 1]!;
   list.pop();
 }
+
+/**
+ * Sorts `list` in place by ascending `keyOf`, stably (equal keys keep their order), as Array.sort does but
+ * without its scratch copy: for the short lists of hot paths (an insertion sort, quadratic on long ones).
+ */
+export function sortSmallBy<T>(list: T[], keyOf: (item: T) => number): void {
+  for (let i = 1; i < list.length; i++) {
+    const item = list[i]!;
+    const k = keyOf(item);
+    let j = i;
+    while (j > 0 && keyOf(list[j - 1]!) > k) {
+      list[j] = list[j - 1]!;
+      j--;
+    }
+    list[j] = item;
+  }
+}

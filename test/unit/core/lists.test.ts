@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertAt, removeAt } from '../../../sim/core/lists';
+import { insertAt, removeAt, sortSmallBy } from '../../../sim/core/lists';
 
 describe('lists', () => {
   it('insertAt puts an item at the front, the middle and the end, keeping the rest in order', () => {
@@ -23,5 +23,13 @@ describe('lists', () => {
     expect(l).toEqual(['c']);
     removeAt(l, 0);
     expect(l).toEqual([]);
+  });
+
+  it('sortSmallBy sorts by key in place and keeps equal keys in their order, as Array.sort', () => {
+    const items = [3, 1, 2, 1, 0, 3, 2].map((k, i) => ({ k, i }));
+    const expected = [...items].sort((a, b) => a.k - b.k);
+    sortSmallBy(items, (x) => x.k);
+    expect(items).toEqual(expected);
+    expect(items.map((x) => x.i)).toEqual([4, 1, 3, 2, 6, 0, 5]);
   });
 });
