@@ -33,7 +33,8 @@ export class NetworkClient {
    * `body` must be built for this one request and not touched again: it becomes the message itself, its
    * correlation id set on it (no copy per request: a spread over a dozen request shapes is megamorphic and
    * showed up on every path). A caller that sends the same body again (a retry) hands a copy each time, or the
-   * retry would re-stamp the message still in flight.
+   * retry would re-stamp the message still in flight. A busy request's literal may end with `correlationId: 0`:
+   * it then has its final shape from creation (the id is stamped in place, the field stays last on the wire).
    */
   send<Q extends { type: string }, R>(
     to: string,

@@ -181,16 +181,13 @@ export class ConsumerCoordinator implements GroupMembership {
   /** When poll() wants to run again even if nothing arrives (auto-commit, join backoff). */
   nextWakeUs(): Micros {
     // Only future times: a deadline already passed is acted on by the poll that is running now, or waits for an event.
+    // (No closure: this runs on every poll attempt.)
     const now = this.now;
     let t = Infinity;
-    const consider = (at: Micros): void => {
-      if (at > now && at < t) t = at;
-    };
-    if (this.autoCommitEnabled) consider(this.nextAutoCommitUs);
-    if (this.join === null && this.rejoinNeeded) consider(this.joinRetryAtUs);
-    if (this.joinPrepare) consider(this.joinPrepare.retryAtUs);
-    consider(this.discovery.retryAt());
-    return t;
+    if (this.autoCommitEnabled) t = earlierFuture(now, t, this.nextAutoCommitUs);
+    if (this.join === null && this.rejoinNeeded) t = earlierFuture(now, t, this.joinRetryAtUs);
+    if (this.joinPrepare) t = earlierFuture(now, t, this.joinPrepare.retryAtUs);
+    return earlierFuture(now, t, this.discovery.retryAt());
   }
 
   private rejoinNeededOrPending(): boolean {
@@ -762,4 +759,9 @@ export class ConsumerCoordinator implements GroupMembership {
 
 function isKafkaError(e: string): e is KafkaError {
   return Object.prototype.hasOwnProperty.call(KAFKA_ERRORS, e);
+}
+
+/** `at` when it is after `now` and before `t`, else `t`. */
+function earlierFuture(now: Micros, t: Micros, at: Micros): Micros {
+  return at > now && at < t ? at : t;
 }

@@ -143,7 +143,7 @@ export class Fetcher {
       session.close();
       session.begin();
       const data = session.build();
-      const request: Omit<FetchRequest, 'correlationId'> = {
+      const request: FetchRequest = {
         type: 'Fetch',
         replicaId: -1,
         replicaEpoch: -1,
@@ -155,6 +155,7 @@ export class Fetcher {
         sessionEpoch: data.sessionEpoch,
         partitions: [],
         forgottenTopicsData: [],
+        correlationId: 0,
       };
       this.host.net.send<typeof request, FetchResponse>(brokerActorId(node), request, { timeoutMs: c['request.timeout.ms'], bytes: REQUEST_HEADER_BYTES }, () => {});
     }
@@ -165,7 +166,7 @@ export class Fetcher {
     const h = this.host;
     const c = h.config;
     const data = session.build();
-    const request: Omit<FetchRequest, 'correlationId'> = {
+    const request: FetchRequest = {
       type: 'Fetch',
       replicaId: -1,
       replicaEpoch: -1,
@@ -177,6 +178,7 @@ export class Fetcher {
       sessionEpoch: data.sessionEpoch,
       partitions: data.partitions,
       forgottenTopicsData: data.forgottenTopicsData,
+      correlationId: 0, // last, where NetworkClient.send stamps it: the request has its final shape from the start
     };
     this.inFlight.add(node);
     const bytes = REQUEST_HEADER_BYTES + (data.partitions.length + data.forgottenTopicsData.length) * 32;

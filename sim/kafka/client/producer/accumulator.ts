@@ -1,3 +1,4 @@
+import { insertAt, removeAt } from '../../../core/lists';
 import { ms, type Micros } from '../../../core/time';
 import type { ProducerConfig } from '../../config/configs';
 import { COMPRESSION_RATIO, NO_SEQUENCE, type PayloadTable } from '../../records';
@@ -379,11 +380,11 @@ export class RecordAccumulator {
     const list = this.nonEmpty;
     let i = list.length;
     while (i > 0 && list[i - 1]!.index > q.index) i--;
-    list.splice(i, 0, q);
+    insertAt(list, i, q);
   }
 
   private becameEmpty(q: PartitionQueue): void {
     const i = this.nonEmpty.indexOf(q);
-    if (i >= 0) this.nonEmpty.splice(i, 1);
+    if (i >= 0) removeAt(this.nonEmpty, i);
   }
 }

@@ -4,7 +4,7 @@ import type { Process } from '../../../world/process';
 import type { ProducerConfig } from '../../config/configs';
 import { isRetriable, type KafkaError } from '../../errors';
 import type { NetworkClient, Outcome } from '../../net/networkClient';
-import type { InitProducerIdResponse, LeaderHint, MetadataResponse, ProducePartitionResponse, ProduceResponse } from '../../protocol';
+import type { InitProducerIdResponse, LeaderHint, MetadataResponse, ProducePartitionData, ProducePartitionResponse, ProduceRequest, ProduceResponse } from '../../protocol';
 import type { ExponentialBackoff } from '../backoff';
 import { brokerActorId, brokerIdOf, type ClientMetadata } from '../metadataCache';
 import type { RecordAccumulator } from './accumulator';
@@ -373,13 +373,19 @@ export class Sender {
       this.metrics.recordsSent.mark(b.recordCount);
     }
     const sentAt = this.now;
-    const request = {
-      type: 'Produce' as const,
-      acks: this.o.acks,
-      timeoutMs: this.o.config['request.timeout.ms'],
-      partitions: batches.map((b) => ({ topic: b.topic, partition: b.partition, batch: b.toRecordBatch() })),
-      ...(this.o.config['transactional.id'] !== null ? { transactionalId: this.o.config['transactional.id'], transactionVersion: this.o.transactionVersion ?? 2 } : {}),
-    };
+    const partitions = new Array<ProducePartitionData>(batches.length);
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
+      partitions[i] = { topic: b.topic, partition: b.partition, batch: b.toRecordBatch() };
+    }
+    // Every field from the start, correlation id last (where NetworkClient.send stamps it), so a request has one shape.
+    const acks = this.o.acks;
+    const timeoutMs = this.o.config['request.timeout.ms'];
+    const transactionalId = this.o.config['transactional.id'];
+    const request: ProduceRequest =
+      transactionalId === null
+        ? { type: 'Produce', acks, timeoutMs, partitions, correlationId: 0 }
+        : { type: 'Produce', acks, timeoutMs, partitions, transactionalId, transactionVersion: this.o.transactionVersion ?? 2, correlationId: 0 };
     const to = brokerActorId(node);
     if (this.o.acks === 0) {
       // No answer will come: the batch counts as done once it is on the wire.

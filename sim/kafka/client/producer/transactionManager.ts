@@ -8,6 +8,7 @@
  * Only the non-transactional (idempotent) half is modelled: no transactional.id, no coordinator.
  * It performs no I/O; the Sender asks it and acts.
  */
+import { insertAt, removeAt } from '../../../core/lists';
 import { isRetriable, type KafkaError } from '../../errors';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../records';
 import { incrementSequence } from './producerBatch';
@@ -61,12 +62,12 @@ class TxnPartitionEntry<B extends SequencedBatch> {
   add(b: B): void {
     let i = this.inflight.length;
     while (i > 0 && compareBatches(this.inflight[i - 1]!, b) > 0) i--;
-    this.inflight.splice(i, 0, b);
+    insertAt(this.inflight, i, b); // (no splice: it allocates, and this runs per batch)
   }
 
   remove(b: B): void {
     const i = this.inflight.indexOf(b);
-    if (i >= 0) this.inflight.splice(i, 1);
+    if (i >= 0) removeAt(this.inflight, i);
   }
 
   /** Renumbers every unresolved batch from 0 under the new producer id and epoch [TxnPartitionEntry.startSequencesAtBeginning]. */
