@@ -55,6 +55,18 @@ class Stream {
     this.invoked.push(t);
   }
 
+  /** The invocations `times[0, n)`, in that order (a batch's). */
+  invokeAll(times: Float64Array, n: number): void {
+    let last = this.lastInvoked;
+    for (let i = 0; i < n; i++) {
+      const t = times[i]!;
+      if (t < last) this.invokedInOrder = false;
+      last = t;
+    }
+    this.lastInvoked = last;
+    this.invoked.pushAll(times, n);
+  }
+
   /** `n` answers at `t` (answers at one instant sweep as one: the first closes the stretch, all end a wait). */
   answer(t: number, n = 1): void {
     const a = this.answered;
@@ -165,6 +177,20 @@ export const unavailability: CheckDefinition = {
       stream.sweepAt = Math.max(SWEEP_AT, 2 * stream.waiting);
     };
     s.onComplete((a) => {
+      if (a.length === 0) return;
+      // The usual event: a batch of one producer to one partition, one stream.
+      const p0 = a.producer[0]!;
+      const tp0 = a.tp[0]!;
+      let one = true;
+      for (let k = 1; k < a.length && one; k++) one = a.producer[k] === p0 && a.tp[k] === tp0;
+      if (one) {
+        const stream = streams.of(p0, tp0);
+        if (stream === undefined) return;
+        stream.invokeAll(a.invokeUs, a.length);
+        stream.answer(a.doneUs, a.length);
+        sweep(stream, a.doneUs);
+        return;
+      }
       // Every answer of the event first: a sweep may only look at points no later send can come before.
       let last: Stream | undefined;
       let several = false;

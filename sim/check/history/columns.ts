@@ -204,6 +204,27 @@ export class NumberList {
     this.data[this.length++] = x;
   }
 
+  /** Pushes `src[0, n)` in order (one capacity check and one type check for all of them). */
+  pushAll(src: Float64Array, n: number): void {
+    let wide = this.data instanceof Float64Array;
+    if (!wide) {
+      for (let i = 0; i < n; i++) {
+        const x = src[i]!;
+        if ((x | 0) !== x) {
+          wide = true;
+          break;
+        }
+      }
+    }
+    let size = this.data.length;
+    while (size < this.length + n) size *= 2;
+    if (size !== this.data.length || (wide && this.data instanceof Int32Array)) this.data = this.grown(size, wide);
+    const data = this.data;
+    const at = this.length;
+    for (let i = 0; i < n; i++) data[at + i] = src[i]!;
+    this.length = at + n;
+  }
+
   private grown(size: number, wide: boolean): Int32Array | Float64Array {
     const next = wide || this.data instanceof Float64Array ? new Float64Array(size) : new Int32Array(size);
     next.set(this.data.subarray(0, this.length));
