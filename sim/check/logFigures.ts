@@ -19,8 +19,7 @@ export const logFigures: CheckDefinition = {
     return {
       handlers: {
         'final.partition': () => {
-          const values = h.finals.current!.values;
-          for (let i = 0; i < values.length; i++) if (values[i] === -1) finalTombstones++;
+          finalTombstones += h.finals.current!.tombstones;
         },
         'log.retention': (e) => {
           segmentsDeleted += e.segments.length;

@@ -86,7 +86,11 @@ export const lostWrite: CheckDefinition = {
 
 /** The partition a record was written to: where a leader first appended it, else where it was sent. */
 export function lostTp(h: History, v: number): number {
-  return h.appends.has(v) ? h.tps.withPartition(h.sends.tp(v), h.tps.partition(h.appends.tp(v))) : h.sends.tp(v);
+  const sent = h.sends.tp(v);
+  if (!h.appends.has(v)) return sent;
+  // Appended where it was sent (nearly always): the send's own partition, without looking it up again.
+  const appended = h.appends.tp(v);
+  return appended === sent ? sent : h.tps.withPartition(sent, h.tps.partition(appended));
 }
 
 /** Its offset: the one its producer was told, else where a leader first appended it, else -1. */

@@ -26,15 +26,22 @@ export function checkValue(report: CheckReport, name: string): number {
 /** Microseconds as milliseconds with two decimals (10 us steps). */
 export const ms2 = (us: number): number => Math.round(us / 10) / 100;
 
+/** The index of the p-th percentile (nearest rank) among n sorted values (n > 0). */
+export function rank(n: number, p: number): number {
+  return Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));
+}
+
 /**
  * The p-th percentile (nearest rank) of `values`, 0 when empty. Selects in place (Hoare's quickselect), so a
- * figure over a run's records costs one pass over a typed array, not a sort.
+ * figure over a run's records costs one pass over a typed array, not a sort; the select leaves every value
+ * below the rank before it and every one above after it, so a higher percentile of the same values may start
+ * at the rank of a lower one already selected (`from`).
  */
-export function percentile(values: Float64Array | Int32Array, p: number): number {
+export function percentile(values: Float64Array | Int32Array, p: number, from = 0): number {
   const n = values.length;
   if (n === 0) return 0;
-  const k = Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1));
-  let lo = 0;
+  const k = rank(n, p);
+  let lo = from;
   let hi = n - 1;
   while (lo < hi) {
     const pivot = values[(lo + hi) >>> 1]!;

@@ -27,7 +27,9 @@ const SWEEP_AT = 64;
 class Stream {
   /** Points not swept yet: invocation and answer times (answers come in time order; invocations nearly). */
   private readonly invoked = new NumberList();
+  /** Answer times, each with how many answers came then (a batch's records are answered at one instant). */
   private readonly answered = new NumberList();
+  private readonly answerCounts = new NumberList();
   private invokedInOrder = true;
   /** The last invocation added (kept here so adding one does not read the list's memory back). */
   private lastInvoked = -Infinity;
@@ -53,13 +55,39 @@ class Stream {
     this.invoked.push(t);
   }
 
-  answer(t: number): void {
-    this.answered.push(t);
+  /** The invocations `times[0, n)`, in that order (a batch's). */
+  invokeAll(times: Float64Array, n: number): void {
+    let last = this.lastInvoked;
+    for (let i = 0; i < n; i++) {
+      const t = times[i]!;
+      if (t < last) this.invokedInOrder = false;
+      last = t;
+    }
+    this.lastInvoked = last;
+    this.invoked.pushAll(times, n);
+  }
+
+  /** `n` answers at `t` (answers at one instant sweep as one: the first closes the stretch, all end a wait). */
+  answer(t: number, n = 1): void {
+    const a = this.answered;
+    if (a.length > 0 && a.last() === t) {
+      this.answerCounts.addToLast(n);
+      return;
+    }
+    a.push(t);
+    this.answerCounts.push(n);
   }
 
   /** Puts the answers in time order (needed when they were not added in it). */
   sortAnswers(): void {
-    this.answered.view().sort();
+    const times = this.answered.view();
+    const counts = this.answerCounts.view();
+    const order = Array.from(times.keys()).sort((x, y) => times[x]! - times[y]! || x - y);
+    const t = order.map((i) => times[i]!);
+    const n = order.map((i) => counts[i]!);
+    this.answered.dropFirst(this.answered.length);
+    this.answerCounts.dropFirst(this.answerCounts.length);
+    for (let i = 0; i < t.length; i++) this.answer(t[i]!, n[i]!);
   }
 
   /**
@@ -73,6 +101,7 @@ class Stream {
       this.invokedInOrder = true;
     }
     const answered = this.answered.view();
+    const counts = this.answerCounts.view();
     let i = 0;
     let j = 0;
     for (;;) {
@@ -80,10 +109,10 @@ class Stream {
       const b = i < invoked.length ? invoked[i]! : Infinity;
       if (a <= b) {
         if (a >= horizon) break;
-        j++;
         if (this.pending > 0) this.close(a, end);
-        this.pending = Math.max(0, this.pending - 1);
+        this.pending = Math.max(0, this.pending - counts[j]!);
         this.since = a;
+        j++;
       } else {
         if (b >= horizon) break;
         i++;
@@ -93,6 +122,7 @@ class Stream {
     }
     this.invoked.dropFirst(i);
     this.answered.dropFirst(j);
+    this.answerCounts.dropFirst(j);
   }
 
   /** The end of the run: what is still outstanding waits until `end`. */
@@ -147,18 +177,40 @@ export const unavailability: CheckDefinition = {
       stream.sweepAt = Math.max(SWEEP_AT, 2 * stream.waiting);
     };
     s.onComplete((a) => {
+      if (a.length === 0) return;
+      // The usual event: a batch of one producer to one partition, one stream.
+      const p0 = a.producer[0]!;
+      const tp0 = a.tp[0]!;
+      let one = true;
+      for (let k = 1; k < a.length && one; k++) one = a.producer[k] === p0 && a.tp[k] === tp0;
+      if (one) {
+        const stream = streams.of(p0, tp0);
+        if (stream === undefined) return;
+        stream.invokeAll(a.invokeUs, a.length);
+        stream.answer(a.doneUs, a.length);
+        sweep(stream, a.doneUs);
+        return;
+      }
       // Every answer of the event first: a sweep may only look at points no later send can come before.
       let last: Stream | undefined;
       let several = false;
+      let answers = 0;
       for (let k = 0; k < a.length; k++) {
         const stream = streams.of(a.producer[k]!, a.tp[k]!);
         if (stream === undefined) continue;
-        if (last !== undefined && stream !== last) several = true;
-        last = stream;
+        if (stream !== last) {
+          if (last !== undefined) {
+            several = true;
+            last.answer(a.doneUs, answers);
+          }
+          last = stream;
+          answers = 0;
+        }
         stream.invoke(a.invokeUs[k]!);
-        stream.answer(a.doneUs);
+        answers++;
       }
       if (last === undefined) return;
+      last.answer(a.doneUs, answers);
       if (!several) sweep(last, a.doneUs);
       else {
         for (let k = 0; k < a.length; k++) {

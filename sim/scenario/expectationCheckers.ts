@@ -28,7 +28,14 @@ export class ExpectationCheckers implements TraceSink {
       if (!this.windows.has(k)) this.windows.set(k, new Checkers({ figures: named, window: e.window }));
     }
     this.sinks = [this.whole, ...this.windows.values()];
+    this.sink = this.windows.size === 0 ? this.whole : this;
   }
+
+  /**
+   * What to hand the trace: the whole run's checkers themselves when no expectation has a window (the usual
+   * case), so each event reaches them without a call through this wrapper; else this.
+   */
+  readonly sink: TraceSink;
 
   /** Hands each checker what the trace hands along (the emitter's numbers), so none parses a record's texts back. */
   event(e: TraceEvent, line = '', numbers?: TraceNumbers): void {

@@ -177,7 +177,7 @@ export function startScenario(s: Scenario, opts: RunOptions & WireRunOptions = {
     seed,
     scenario: s.id,
     config: headerConfig({ ...s, seed }),
-    sinks: [...(checkers ? [checkers] : []), ...(anchored ? [anchored] : []), ...(opts.sinks ?? [])],
+    sinks: [...(checkers ? [checkers.sink] : []), ...(anchored ? [anchored] : []), ...(opts.sinks ?? [])],
     keepEvents: opts.keepEvents !== false,
     hash: opts.hash !== false,
     traceDetail: s.trace !== 'minimal',

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../core/trace';
 import { numbersOfList } from '../../core/numberedText';
-import { firstAtOrAfter, IntColumn } from './columns';
+import { firstAtOrAfter, IntColumn, RowColumn } from './columns';
 import type { TopicPartitions } from './ids';
 import type { Sends } from './sends';
 import type { CurrentNumbers, ValueIds } from './values';
@@ -8,16 +8,19 @@ import type { CurrentNumbers, ValueIds } from './values';
 /** Broker ids are below this (Kafka's are small integers; the packing below relies on it). */
 const BROKERS = 4096;
 
+// The words of a value's row.
+const OFFSET = 0;
+const EPOCH_BROKER = 1;
+const TIME = 2;
+
 /**
  * Where a leader first appended each value (replica.append with role leader): partition, offset, leader epoch,
  * broker and time, keyed by value id. The partition is kept only where it is not the send's own (a value
  * appended before its send was given a partition, or re-routed), since it almost always is.
  */
 export class LeaderAppends {
-  private readonly offsets = new IntColumn();
-  /** Leader epoch * 4096 + broker (both small; the column widens if they are not). */
-  private readonly epochBroker = new IntColumn();
-  private readonly times = new IntColumn();
+  /** Per value one row: offset, leader epoch * 4096 + broker (both small; the row's chunk widens if not), time. */
+  private readonly rows = new RowColumn(3, [-1, -1, -1]);
   private readonly brokerSide = new Map<number, number>();
   /** Values whose first leader append was in another partition than their send's. */
   private readonly tpSide = new Map<number, number>();
@@ -47,18 +50,18 @@ export class LeaderAppends {
         const v = this.values.idIn(numbers, i, value);
         if (this.has(v)) continue;
         if (tp < 0) tp = this.tps.id(e.topic, e.partition);
-        this.offsets.set(v, e.base + i);
+        this.rows.set(v, OFFSET, e.base + i);
         const small = e.broker >= 0 && e.broker < BROKERS;
-        this.epochBroker.set(v, e.epoch * BROKERS + (small ? e.broker : 0));
+        this.rows.set(v, EPOCH_BROKER, e.epoch * BROKERS + (small ? e.broker : 0));
         if (!small) this.brokerSide.set(v, e.broker);
-        this.times.set(v, e.t);
+        this.rows.set(v, TIME, e.t);
         if (this.sends.tp(v) !== tp) this.tpSide.set(v, tp);
       }
     },
   };
 
   has(v: number): boolean {
-    return this.offsets.get(v) >= 0;
+    return this.rows.get(v, OFFSET) >= 0;
   }
 
   /** The partition of its first leader append (call only when `has`). */
@@ -67,21 +70,21 @@ export class LeaderAppends {
   }
 
   offset(v: number): number {
-    return this.offsets.get(v);
+    return this.rows.get(v, OFFSET);
   }
 
   epoch(v: number): number {
-    return Math.floor(this.epochBroker.get(v) / BROKERS);
+    return Math.floor(this.rows.get(v, EPOCH_BROKER) / BROKERS);
   }
 
   t(v: number): number {
-    return this.times.get(v);
+    return this.rows.get(v, TIME);
   }
 
   broker(v: number): number {
     const side = this.brokerSide.get(v);
     if (side !== undefined) return side;
-    const x = this.epochBroker.get(v);
+    const x = this.rows.get(v, EPOCH_BROKER);
     return x - Math.floor(x / BROKERS) * BROKERS;
   }
 }

@@ -27,6 +27,10 @@ export interface FinalLog {
   readonly final: FinalPartition;
   readonly offsets: readonly number[];
   readonly values: Int32Array;
+  /** Its tombstones (null values), counted in the one pass that reads the log. */
+  readonly tombstones: number;
+  /** Whether its value ids, tombstones aside, ascend strictly (no value can be in it twice). */
+  readonly ascending: boolean;
 }
 
 /**
@@ -61,9 +65,18 @@ export class Finals {
     const values = new Int32Array(e.offsets.length);
     const lastOffsetOfKey = new Map<number, number>();
     const numbers = numbersOfList(this.numbers.value);
+    let tombstones = 0;
+    let ascending = true;
+    let last = -1;
     for (let i = 0; i < e.offsets.length; i++) {
       const v = e.values[i] ?? null;
-      values[i] = v === null ? -1 : this.values.idIn(numbers, i, v);
+      const id = v === null ? -1 : this.values.idIn(numbers, i, v);
+      values[i] = id;
+      if (id < 0) tombstones++;
+      else {
+        if (id <= last) ascending = false;
+        last = id;
+      }
       const k = e.compacted ? e.keys[i] : null;
       if (k !== null && k !== undefined) lastOffsetOfKey.set(this.keys.id(k), e.offsets[i]!);
     }
@@ -81,7 +94,7 @@ export class Finals {
       lastOffsetOfKey,
       diverged: e.diverged ?? [],
     };
-    return { final, offsets: e.offsets, values };
+    return { final, offsets: e.offsets, values, tombstones, ascending };
   }
 
   get(tp: number): FinalPartition | undefined {

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../core/trace';
 import { numberOfText, numbersOfList } from '../../core/numberedText';
-import { IntColumn, SmallColumn } from './columns';
+import { IntColumn, RowColumn, SmallColumn } from './columns';
 import type { Names, TopicPartitions } from './ids';
 import type { CurrentNumbers, ValueIds } from './values';
 
@@ -27,10 +27,25 @@ const SEND_BITS = STATUS | DEFINITE | ACKS | TOMBSTONE;
 /** acks codes in the flags; 0 means "another value, see the side table". */
 const ACKS_CODES: Readonly<Record<string, number>> = { '0': 1, '1': 2, all: 3 };
 const ACKS_NAMES = ['', '0', '1', 'all'];
-/** In the brokers column: none (the column's default); a broker b < BROKER_SIDE is kept as b + 1. */
+/** In a row's broker code: none (the default); a broker b < BROKER_SIDE is kept as b + 1. */
 const NO_BROKER = 0;
-/** In the brokers column: a broker kept in the side table (too big, or negative). */
+/** In a row's broker code: a broker kept in the side table (too big, or negative). */
 const BROKER_SIDE = 0xff;
+
+// A send's row (RowColumn): five whole numbers side by side.
+/** Its place, packed: partition as tp id + 1 (bits 0-15; 0: none, 0xffff: aside), producer (16-23), broker code (24-31). */
+const PLACE = 0;
+/** Its key's id, -1 for none. */
+const KEY = 1;
+/** When it was sent, and when answered (-1 before). */
+const INVOKED = 2;
+const ACKED = 3;
+/** The offset the producer was told, -1 if none. */
+const OFFSET = 4;
+const ROW_FILLS = [0, -1, -1, -1, -1];
+const TP_BITS = 0xffff;
+const PRODUCER_SHIFT = 16;
+const BROKER_SHIFT = 24;
 
 /**
  * The answers of one send.ok or send.fail as the completion watchers see them: one object refilled for each event
@@ -73,21 +88,14 @@ export class Answers {
 }
 
 /**
- * The invocation and completion halves of every send (send.invoke, send.ok, send.fail), one column per fact,
- * keyed by value id. A value is sent once; a second send.invoke of the same value starts its record over
+ * The invocation and completion halves of every send (send.invoke, send.ok, send.fail), one row of numbers per
+ * value id (its partition, producer and broker packed in one, key, times, offset). A value is sent once; a second send.invoke of the same value starts its record over
  * (a simulator's producer numbers its values, so this only happens in hand-written traces).
  */
 export class Sends {
-  /** Partitions as tp id + 1 (0: none); ids past 65,534 are kept aside. */
-  private readonly tps = new SmallColumn(16);
+  private readonly rows = new RowColumn(5, ROW_FILLS);
+  /** What does not fit a row: tp ids past 65,534, producers past 254, brokers past 254; and other acks values, errors. */
   private readonly tpSide = new Map<number, number>();
-  private readonly keys = new IntColumn();
-  private readonly invoked = new IntColumn();
-  private readonly acked = new IntColumn();
-  private readonly offsets = new IntColumn();
-  private readonly producers = new SmallColumn(8);
-  private readonly brokers = new SmallColumn(8);
-  /** What does not fit the small columns: producers past 254, brokers past 254, other acks values, errors. */
   private readonly producerSide = new Map<number, number>();
   private readonly brokerSide = new Map<number, number>();
   private readonly acksSide = new Map<number, string>();
@@ -148,20 +156,25 @@ export class Sends {
       const tombstone = e.tombstone === true;
       if (tombstone && (this.flags.get(v) & TOMBSTONE) === 0) this.tombstones.push(v);
       this.flags.set(v, (this.flags.get(v) & ~SEND_BITS) | Status.Unknown | (tombstone ? TOMBSTONE : 0));
-      this.setTp(v, this.invokeTp(e.topic, e.partition));
-      // A first send finds its columns at their defaults (an answer is recorded only for a value sent): only a
-      // value sent again has them to start over.
-      if (e.key !== null) this.keys.set(v, num?.keyPrefix !== undefined && num.keyN! >= 0 ? this.keyNames.idOf(num.keyPrefix, num.keyN!) : this.keyNames.id(e.key));
-      else if (was !== Status.None) this.keys.set(v, -1);
-      this.invoked.set(v, e.t);
+      const tp = this.invokeTp(e.topic, e.partition);
+      const producer = this.nodes.id(e.node);
+      const rows = this.rows;
+      // A first send finds its row at the defaults (an answer is recorded only for a value sent): its place is
+      // written at once; only a value sent again has its row to start over.
+      if (was === Status.None && tp < TP_BITS && producer < 0xff) rows.set(v, PLACE, (tp + 1) | (producer << PRODUCER_SHIFT));
+      else {
+        this.setTp(v, tp);
+        this.setProducer(v, producer);
+      }
+      if (e.key !== null) rows.set(v, KEY, num?.keyPrefix !== undefined && num.keyN! >= 0 ? this.keyNames.idOf(num.keyPrefix, num.keyN!) : this.keyNames.id(e.key));
+      else if (was !== Status.None) rows.set(v, KEY, -1);
+      rows.set(v, INVOKED, e.t);
       if (was !== Status.None) {
-        this.acked.set(v, -1);
-        this.offsets.set(v, -1);
-        this.brokers.set(v, NO_BROKER);
+        rows.set(v, ACKED, -1);
+        rows.set(v, OFFSET, -1);
+        this.setBrokerCode(v, NO_BROKER);
         this.errorOf.delete(v);
       }
-      const producer = this.nodes.id(e.node);
-      this.setProducer(v, producer);
       if (v <= (this.lastIdOfProducer[producer] ?? -1)) this.producerIdsUnordered = true;
       this.lastIdOfProducer[producer] = v;
     },
@@ -184,11 +197,11 @@ export class Sends {
         if (acks === 0) this.acksSide.set(v, e.acks);
         this.setTp(v, tp);
         const offset = e.offset >= 0 ? e.offset + i : -1;
-        this.offsets.set(v, offset);
-        this.acked.set(v, e.t);
-        if (e.broker >= 0 && e.broker < BROKER_SIDE - 1) this.brokers.set(v, e.broker + 1);
+        this.rows.set(v, OFFSET, offset);
+        this.rows.set(v, ACKED, e.t);
+        if (e.broker >= 0 && e.broker < BROKER_SIDE - 1) this.setBrokerCode(v, e.broker + 1);
         else {
-          this.brokers.set(v, BROKER_SIDE);
+          this.setBrokerCode(v, BROKER_SIDE);
           this.brokerSide.set(v, e.broker);
         }
         this.answered(v, tp, offset);
@@ -212,9 +225,9 @@ export class Sends {
         this.byStatus[Status.Fail]!++;
         this.flags.set(v, (f & ~(STATUS | DEFINITE)) | Status.Fail | (e.definite ? DEFINITE : 0));
         this.errorOf.set(v, e.error);
-        this.acked.set(v, e.t);
+        this.rows.set(v, ACKED, e.t);
         if (e.partition >= 0) this.setTp(v, this.tpIds.id(e.topic, e.partition));
-        this.answered(v, this.tp(v), this.offsets.get(v));
+        this.answered(v, this.tp(v), this.rows.get(v, OFFSET));
       }
       this.completed();
     },
@@ -263,9 +276,9 @@ export class Sends {
     a.v[i] = v;
     a.tp[i] = tp;
     a.producer[i] = this.producer(v);
-    a.key[i] = this.keys.get(v);
+    a.key[i] = this.rows.get(v, KEY);
     a.offset[i] = offset;
-    a.invokeUs[i] = this.invoked.get(v);
+    a.invokeUs[i] = this.rows.get(v, INVOKED);
   }
 
   /** Hands the event's answers to the completion watchers. */
@@ -287,7 +300,7 @@ export class Sends {
   /** When the oldest send still without an answer was made (the earliest such), or `otherwise` when none is open. */
   oldestOpenUs(otherwise: number): number {
     const end = this.advanceOpen();
-    return this.openFrom < end ? this.invoked.get(this.order !== null ? this.order.get(this.openFrom) : this.openFrom) : otherwise;
+    return this.openFrom < end ? this.rows.get(this.order !== null ? this.order.get(this.openFrom) : this.openFrom, INVOKED) : otherwise;
   }
 
   /**
@@ -301,24 +314,34 @@ export class Sends {
   }
 
   private setTp(v: number, tp: number): void {
-    const before = this.tps.get(v) === 0 ? -1 : this.tp(v);
+    const before = (this.rows.get(v, PLACE) & TP_BITS) === 0 ? -1 : this.tp(v);
     // The usual answer: the partition the send already named (nothing to write).
     if (before === tp) return;
     if (before !== -1 && this.tpIds.partition(before) >= 0) this.irregular = true;
     if (before !== -1) for (const f of this.tpWatchers) f(v, before);
-    if (tp < 0xffff) this.tps.set(v, tp + 1);
+    if (tp < TP_BITS) this.setPlace(v, TP_BITS, 0, tp + 1);
     else {
-      this.tps.set(v, 0xffff);
+      this.setPlace(v, TP_BITS, 0, TP_BITS);
       this.tpSide.set(v, tp);
     }
   }
 
   private setProducer(v: number, p: number): void {
-    if (p < 0xff) this.producers.set(v, p);
+    if (p < 0xff) this.setPlace(v, 0xff, PRODUCER_SHIFT, p);
     else {
-      this.producers.set(v, 0xff);
+      this.setPlace(v, 0xff, PRODUCER_SHIFT, 0xff);
       this.producerSide.set(v, p);
     }
+  }
+
+  private setBrokerCode(v: number, code: number): void {
+    this.setPlace(v, 0xff, BROKER_SHIFT, code);
+  }
+
+  /** Writes one field (`mask` wide, at `shift`) of the value's packed place. */
+  private setPlace(v: number, mask: number, shift: number, x: number): void {
+    const place = this.rows.get(v, PLACE);
+    this.rows.set(v, PLACE, (place & ~(mask << shift)) | (x << shift));
   }
 
   /** Every sent value, in the order the application sent them. */
@@ -375,31 +398,31 @@ export class Sends {
 
   /** Its partition (a topic-only tp while the partition is not known). */
   tp(v: number): number {
-    const t = this.tps.get(v);
-    return t !== 0xffff ? t - 1 : this.tpSide.get(v)!;
+    const t = this.rows.get(v, PLACE) & TP_BITS;
+    return t !== TP_BITS ? t - 1 : this.tpSide.get(v)!;
   }
 
   /** Its key's id, -1 for no key. */
   key(v: number): number {
-    return this.keys.get(v);
+    return this.rows.get(v, KEY);
   }
 
   keyName(v: number): string {
-    return this.keyNames.text(this.keys.get(v));
+    return this.keyNames.text(this.rows.get(v, KEY));
   }
 
   invokeUs(v: number): number {
-    return this.invoked.get(v);
+    return this.rows.get(v, INVOKED);
   }
 
   /** When it was acknowledged or failed, -1 before. */
   doneUs(v: number): number {
-    return this.acked.get(v);
+    return this.rows.get(v, ACKED);
   }
 
   /** The offset the producer was told, -1 if none (acks=0, a failure, or no answer). */
   offset(v: number): number {
-    return this.offsets.get(v);
+    return this.rows.get(v, OFFSET);
   }
 
   acks(v: number): string {
@@ -409,13 +432,13 @@ export class Sends {
 
   /** The broker that acknowledged it, -1 if none. */
   broker(v: number): number {
-    const b = this.brokers.get(v);
+    const b = (this.rows.get(v, PLACE) >>> BROKER_SHIFT) & 0xff;
     return b === NO_BROKER ? -1 : b !== BROKER_SIDE ? b - 1 : this.brokerSide.get(v)!;
   }
 
   /** The producer's node id (in the history's node names). */
   producer(v: number): number {
-    const p = this.producers.get(v);
+    const p = (this.rows.get(v, PLACE) >>> PRODUCER_SHIFT) & 0xff;
     return p !== 0xff ? p : this.producerSide.get(v)!;
   }
 

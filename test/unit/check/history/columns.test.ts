@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BitSet, IntColumn, SmallColumn } from '../../../../sim/check/history/columns';
+import { BitSet, IntColumn, NumberList, RowColumn, SmallColumn } from '../../../../sim/check/history/columns';
 import { ValueIds } from '../../../../sim/check/history/values';
-import { percentile } from '../../../../sim/check/report';
+import { percentile, rank } from '../../../../sim/check/report';
 
 describe('typed columns', () => {
   it('read back what was written, the fill elsewhere, and stay exact past 32 bits', () => {
@@ -39,6 +39,29 @@ describe('typed columns', () => {
         for (const x of adds) expect(b.has(x)).toBe(ref.has(x));
       }),
     );
+  });
+});
+
+describe('rows of numbers', () => {
+  it('keep each word of a row apart, at its own fill until written, and stay exact past 32 bits', () => {
+    const r = new RowColumn(3, [0, -1, 7]);
+    expect([r.get(10, 0), r.get(10, 1), r.get(10, 2)]).toEqual([0, -1, 7]);
+    r.set(10, 1, 42);
+    r.set(11, 0, -5);
+    r.set(9_000, 2, 1);
+    expect([r.get(10, 0), r.get(10, 1), r.get(10, 2), r.get(11, 0), r.get(11, 1), r.get(9_000, 2), r.get(9_000, 1)]).toEqual([0, 42, 7, -5, -1, 1, -1]);
+    // A time past 2^31 us widens the chunk; the other rows and words keep their values.
+    r.set(11, 2, 3_000_000_000);
+    expect([r.get(11, 2), r.get(11, 0), r.get(10, 1), r.get(12, 2)]).toEqual([3_000_000_000, -5, 42, 7]);
+  });
+
+  it('a number list adds to its last number, widening when the sum does not fit 32 bits', () => {
+    const l = new NumberList();
+    l.push(5);
+    l.addToLast(3);
+    l.push(2 ** 31 - 1);
+    l.addToLast(1);
+    expect([...l.view()]).toEqual([8, 2 ** 31]);
   });
 });
 
@@ -110,5 +133,16 @@ describe('percentile', () => {
       }),
     );
     expect(percentile(new Float64Array(0), 99)).toBe(0);
+  });
+
+  it('selects a higher percentile from the rank of a lower one already selected, as from the start', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 500 }), fc.integer({ min: 1, max: 99 }), (xs, p) => {
+        const sorted = [...xs].sort((a, b) => a - b);
+        const values = Float64Array.from(xs);
+        expect(percentile(values, p)).toBe(sorted[rank(xs.length, p)]);
+        expect(percentile(values, 99, rank(xs.length, p))).toBe(sorted[rank(xs.length, 99)]);
+      }),
+    );
   });
 });
