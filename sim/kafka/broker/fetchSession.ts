@@ -8,7 +8,7 @@ import type { Random } from '../../core/random';
 import type { KafkaError } from '../errors';
 import type { FetchPartition, FetchPartitionResponse, FetchRequest } from '../protocol';
 import { tpKey } from '../protocol';
-import type { EmptyReadMemo } from './partition';
+import type { EmptyReadMemo, QuietReader } from './partition';
 import type { FollowerState } from './rules/followerState';
 
 /** [src: FetchMetadata.INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH] */
@@ -32,7 +32,7 @@ export function isFullFetch(epoch: number): boolean {
  * One partition of a session: the fetcher's last request for it, and the HW and log start offset it was last
  * told. It is the FetchPartition a read uses, updated in place by later requests. [src: CachedPartition]
  */
-export class CachedPartition implements FetchPartition, EmptyReadMemo {
+export class CachedPartition implements FetchPartition, EmptyReadMemo, QuietReader {
   fetchOffset: number;
   lastFetchedEpoch: number;
   currentLeaderEpoch: number;
@@ -58,6 +58,22 @@ export class CachedPartition implements FetchPartition, EmptyReadMemo {
   memoFollower: FollowerState | null = null;
   /** The delayed-fetch watchers of its partition (ReplicaManager's; an entry never removed), once looked up. */
   watchers: object | undefined = undefined;
+  /**
+   * Quiet: its memo holds and the fetcher was told the HW and log start it has, so a read of its session would
+   * return nothing for it and leave it out; its partition wakes it (wakeQuiet) on any change that could alter that.
+   */
+  quiet = false;
+  /** The session it belongs to (null: a full or sessionless request's own), its index there, and whether it is in the session's loud list. */
+  session: FetchSession | null = null;
+  pos = -1;
+  listed = false;
+  /** In its session's quietList (an entry may be stale: it woke since). */
+  inQuietList = false;
+  /** The partition it is registered with as a quiet reader, and that partition's wake count then (no duplicate entries). */
+  quietOn: object | null = null;
+  quietWakes = -1;
+  /** The session read in which it was quiet at the start (its follower's repeated fetch is recorded at the end of that read). */
+  quietRound = 0;
 
   constructor(
     readonly topic: string,
@@ -75,6 +91,7 @@ export class CachedPartition implements FetchPartition, EmptyReadMemo {
   /** [src: CachedPartition.updateRequestParams] */
   updateRequestParams(req: FetchPartition): void {
     this.memoVersion = -1;
+    this.wakeQuiet();
     this.fetchOffset = req.fetchOffset;
     this.lastFetchedEpoch = req.lastFetchedEpoch;
     this.currentLeaderEpoch = req.currentLeaderEpoch;
@@ -88,6 +105,14 @@ export class CachedPartition implements FetchPartition, EmptyReadMemo {
    */
   changed(highWatermark: number, logStartOffset: number): boolean {
     return highWatermark !== this.highWatermark || logStartOffset !== this.localLogStartOffset;
+  }
+
+  /** No longer quiet: its session's next read visits it again. */
+  wakeQuiet(): void {
+    if (!this.quiet) return;
+    this.quiet = false;
+    const s = this.session;
+    if (s !== null) s.markLoud(this);
   }
 
   /** Remembers what a response told the fetcher (errors reset the HW to -1). [src: maybeUpdateResponseData] */
@@ -108,6 +133,18 @@ export class FetchSession {
   private readonly byKey = new Map<string, CachedPartition>();
   /** The partition count the cache last accounted for (-1: not in the cache). */
   cachedSize = -1;
+  /** The partitions a read visits: every one not quiet, in session order unless `loudSorted` is false. */
+  loud: CachedPartition[] = [];
+  loudSorted = true;
+  /** A follower's session: partitions made quiet (some may have woken since; dropped at the next read). */
+  quietList: CachedPartition[] = [];
+  /** Counts partitions woken from quiet: a read sees whether one of its own woke meanwhile. */
+  wakes = 0;
+  /** The replica id and isolation its quiet partitions were read with (another request's reads them again). */
+  quietReplicaId = -1;
+  quietCommitted = false;
+  /** A read of it is under way (a read started meanwhile, by what the first set off, reads every partition). */
+  reading = false;
 
   constructor(
     readonly id: number,
@@ -133,7 +170,75 @@ export class FetchSession {
 
   add(cp: CachedPartition): void {
     this.byKey.set(cp.key, cp);
+    cp.session = this;
+    cp.pos = this.list.length;
     this.list.push(cp);
+    cp.quiet = false;
+    cp.listed = false;
+    this.markLoud(cp);
+  }
+
+  /** A partition the next read must visit (it woke, or is new). */
+  markLoud(cp: CachedPartition): void {
+    this.wakes++;
+    if (cp.listed) return;
+    cp.listed = true;
+    const n = this.loud.length;
+    if (n > 0 && this.loud[n - 1]!.pos > cp.pos) this.loudSorted = false;
+    this.loud.push(cp);
+  }
+
+  /** Every quiet partition wakes (a request with another replica id or isolation level). */
+  wakeAll(): void {
+    for (const cp of this.list) cp.wakeQuiet();
+  }
+
+  /** The loud list in session order (a wake may have appended out of order). */
+  sortedLoud(): readonly CachedPartition[] {
+    if (!this.loudSorted) {
+      this.loud.sort(byPos);
+      this.loudSorted = true;
+    }
+    return this.loud;
+  }
+
+  /** Makes loud partitions that `isQuiet` says are quiet leave the loud list (the order of the rest kept). */
+  settleLoud(isQuiet: (cp: CachedPartition) => boolean): void {
+    const loud = this.loud;
+    let n = 0;
+    for (let i = 0; i < loud.length; i++) {
+      const cp = loud[i]!;
+      if (!cp.quiet && isQuiet(cp)) {
+        cp.quiet = true;
+        cp.listed = false;
+        // A follower's fetch is still recorded for it on each read.
+        if (cp.memoFollower !== null && !cp.inQuietList) {
+          cp.inQuietList = true;
+          this.quietList.push(cp);
+        }
+        continue;
+      }
+      loud[n++] = cp;
+    }
+    loud.length = n;
+  }
+
+  /** The follower's partitions quiet now (the list compacted to them), for its repeated fetches. */
+  quietNow(): CachedPartition[] {
+    const q = this.quietList;
+    let n = 0;
+    for (let i = 0; i < q.length; i++) {
+      const cp = q[i]!;
+      if (cp.quiet) q[n++] = cp;
+      else cp.inQuietList = false;
+    }
+    q.length = n;
+    return q;
+  }
+
+  private renumber(): void {
+    for (let i = 0; i < this.list.length; i++) this.list[i]!.pos = i;
+    this.loudSorted = false;
   }
 
   /** Adds, updates and forgets partitions as an incremental request says. [src: FetchSession.update] */
@@ -145,8 +250,23 @@ export class FetchSession {
       else this.add(new CachedPartition(fp.topic, fp.partition, fp, key));
     }
     if (req.forgottenTopicsData.length === 0) return;
-    for (const tp of req.forgottenTopicsData) this.byKey.delete(tpKey(tp.topic, tp.partition));
+    for (const tp of req.forgottenTopicsData) {
+      const key = tpKey(tp.topic, tp.partition);
+      const cp = this.byKey.get(key);
+      if (cp === undefined) continue;
+      this.byKey.delete(key);
+      // Gone from the session: a wake of its partition no longer concerns it.
+      cp.session = null;
+      cp.quiet = false;
+    }
     this.list = this.list.filter((cp) => this.byKey.get(cp.key) === cp);
+    this.loud = this.loud.filter((cp) => cp.session === this);
+    this.quietList = this.quietList.filter((cp) => {
+      if (cp.session === this) return true;
+      cp.inQuietList = false;
+      return false;
+    });
+    this.renumber();
   }
 
   /** Partitions marked movesLast go to the end, in their order. [src: IncrementalFetchContext.PartitionIterator] */
@@ -161,7 +281,12 @@ export class FetchSession {
     }
     for (const cp of last) stay.push(cp);
     this.list = stay;
+    this.renumber();
   }
+}
+
+function byPos(a: CachedPartition, b: CachedPartition): number {
+  return a.pos - b.pos;
 }
 
 /**

@@ -84,6 +84,18 @@ export interface EmptyReadMemo {
   memoFollower: FollowerState | null;
 }
 
+/**
+ * A fetch session's partition whose repeat read of this partition would find nothing and change nothing (see
+ * CachedPartition.quiet): the partition wakes it whenever something that read depends on may have changed.
+ */
+export interface QuietReader {
+  quiet: boolean;
+  /** The partition it is registered with and that partition's quietWakes then (one entry per partition and wake). */
+  quietOn: object | null;
+  quietWakes: number;
+  wakeQuiet(): void;
+}
+
 /** A partition as the controller's committed metadata describes it. */
 export interface PartitionState {
   readonly leader: number;
@@ -159,6 +171,32 @@ export class Partition {
 
   private bumpStateVersion(): void {
     this.stateVersion = ++lastStateVersion;
+    this.wakeQuietReaders();
+  }
+
+  /** Session partitions whose repeat read of this partition is known to find nothing (see QuietReader). */
+  private readonly quietReaders: QuietReader[] = [];
+  /** Counts wakes of quietReaders (a reader registered since the last one is not added twice). */
+  private quietWakes = 0;
+
+  /** Registers a session partition whose repeat read finds nothing while this partition stays as it is. */
+  addQuietReader(r: QuietReader): void {
+    if (r.quietOn === this && r.quietWakes === this.quietWakes) return;
+    r.quietOn = this;
+    r.quietWakes = this.quietWakes;
+    this.quietReaders.push(r);
+  }
+
+  /**
+   * Something a read depends on may have changed (role, leader epoch, ISR, follower state, LEO, HW, log start,
+   * LSO): every quiet reader is read again next time.
+   */
+  wakeQuietReaders(): void {
+    const list = this.quietReaders;
+    if (list.length === 0) return;
+    this.quietWakes++;
+    for (let i = 0; i < list.length; i++) list[i]!.wakeQuiet();
+    list.length = 0;
   }
 
   constructor(
@@ -279,6 +317,7 @@ export class Partition {
     if (r.kind === 'error') return { error: r.error, baseOffset: -1, lastOffset: -1, flushCompletesAt: null };
     if (r.kind === 'duplicate') return { error: 'NONE', baseOffset: r.firstOffset, lastOffset: r.lastOffset, flushCompletesAt: null };
     const b = r.batch;
+    this.wakeQuietReaders();
     // A marker carries no values: it ends a producer's transaction, it is not a write of the history.
     // (Plain literals: this runs for every leader append.)
     const control = b.isControl ? (b.controlType ?? 'COMMIT') : undefined;
@@ -420,6 +459,14 @@ export class Partition {
     return true;
   }
 
+  /** Whether `memo` still holds for a request by `replicaId` (what repeatEmptyRead checks, without its effects). */
+  memoHolds(memo: EmptyReadMemo, replicaId: number, committed: boolean): boolean {
+    if (memo.memoVersion !== this.stateVersion || memo.memoReplicaId !== replicaId || memo.memoCommitted !== committed) return false;
+    const log = this.log;
+    if (log.logEndOffset !== memo.memoLogEndOffset || log.highWatermark !== memo.memoHighWatermark || log.logStartOffset !== memo.memoLogStartOffset) return false;
+    return !committed || log.lastStableOffset === memo.memoLastStableOffset;
+  }
+
   private emptyRead(hw: number, leo: number): null {
     this.readHighWatermark = hw;
     this.readLogStartOffset = this.log.logStartOffset;
@@ -473,7 +520,11 @@ export class Partition {
     const before = f.logEndOffset;
     updateFetchState(f, fetchOffset, followerStart, leaderEnd, nowMs, brokerEpoch);
     if (mayExpandIsr) this.maybeExpandIsr(f);
-    if (before !== f.logEndOffset) this.maybeIncrementLeaderHW();
+    if (before !== f.logEndOffset) {
+      // A quiet reader's repeat leaves this follower where it was: no longer so.
+      this.wakeQuietReaders();
+      this.maybeIncrementLeaderHW();
+    }
   }
 
   /** What this leader last recorded of a follower's fetches (for describing and testing; undefined when none). */
@@ -553,6 +604,7 @@ export class Partition {
     });
     if (hw <= log.highWatermark) return false;
     log.updateHighWatermark(hw);
+    this.wakeQuietReaders();
     this.host.trace.emitEvent({ t: UNSTAMPED, seq: UNSTAMPED, kind: 'replica.hw', node: this.host.nodeId, topic: this.topic, partition: this.partition, broker: this.host.brokerId, hw: log.highWatermark, leo: log.logEndOffset });
     if (this.lsoTraced >= 0 || log.lastStableOffset < log.highWatermark) this.traceLastStableOffset();
     this.host.onHighWatermarkIncreased(this);

@@ -15,7 +15,8 @@ import type {
 } from '../protocol';
 import { batchesBytes, tpKey } from '../protocol';
 import type { RecordBatch } from '../records';
-import { contextPartitions, FetchManager, type CachedPartition, type FetchContext } from './fetchSession';
+import { contextPartitions, FetchManager, type CachedPartition, type FetchContext, type FetchSession } from './fetchSession';
+import { recordRepeatedFetches } from './rules/followerState';
 import { Partition, type PartitionState, type ReplicaHost } from './partition';
 import { ReplicaFetcher, type FetcherHost } from './replicaFetcher';
 import { UnifiedLogAdapter } from './unifiedLogAdapter';
@@ -102,6 +103,8 @@ class FetchWatchers {
     this.purgeAt = Math.max(16, 2 * n);
   }
 }
+
+const NO_QUIET: readonly CachedPartition[] = Object.freeze([]);
 
 /** A partition this broker has no replica of. */
 function notLeaderResponse(tp: { readonly topic: string; readonly partition: number }): FetchPartitionResponse {
@@ -264,6 +267,8 @@ export class ReplicaManager {
 
   /** A log's start offset moved outside replication (retention): its fetcher's next request carries it. */
   logStartOffsetMoved(topic: string, partition: number): void {
+    // Its session partitions read it again (their fetchers are told the new start).
+    this.partition(topic, partition)?.wakeQuietReaders();
     if (this.fetchers.size === 0) return;
     const key = tpKey(topic, partition);
     for (const f of this.fetchers.values()) f.logStartOffsetMoved(key);
@@ -516,47 +521,145 @@ export class ReplicaManager {
    */
   private readAll(req: FetchRequest, ctx: FetchContext, fromPurgatory = false): { ready: boolean; bytes: number; partitions: FetchPartitionResponse[] } {
     const out: FetchPartitionResponse[] = [];
-    let bytes = 0;
-    let ready = false;
-    let any = false;
-    let budget = req.maxBytes;
-    const answerAll = ctx.kind !== 'incremental';
+    // A read may start inside another (what a follower's fetch set off completes a delayed fetch): the outer one's state is kept.
+    const outerReady = this.readReady;
+    const outerBytes = this.readBytes;
+    const outerBudget = this.readBudget;
+    this.readReady = false;
+    this.readBytes = 0;
+    this.readBudget = req.maxBytes;
     const parts = contextPartitions(ctx);
-    const nowMs = this.host.nowMs();
     const committed = req.replicaId < 0 && req.isolationLevel === 'read_committed';
-    for (let i = 0; i < parts.length; i++) {
-      const cp = parts[i]!;
-      any = true;
-      const p = this.sessionPartitionOf(cp);
-      if (!p) {
-        ready = true;
-        out.push(notLeaderResponse(cp));
-        continue;
-      }
-      // Most partitions of a session read nothing again, fetch after fetch: an unchanged one only records the
-      // follower's fetch (ISR membership depends on it; not on the read completing a delayed fetch)
-      // [Partition.fetchRecords -> updateFollowerFetchState].
-      if (p.repeatEmptyRead(cp, req.replicaId, req.replicaEpoch, committed, nowMs, fromPurgatory)) {
-        if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
-        continue;
-      }
-      // A throttled follower's read returns no records (its fetch still counts) [ReplicaManager.readFromLog `shouldLeaderThrottle`].
-      const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
-      const r = p.fetchAsLeader(cp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, budget), req.isolationLevel, throttled, cp, fromPurgatory);
-      if (r === null) {
-        // Nothing read: answered in a full context, or when the fetcher's view of the HW or log start is stale.
-        if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
-        continue;
-      }
-      const b = batchesBytes(r.batches);
-      bytes += b;
-      budget -= b;
-      if (r.error !== 'NONE' || r.divergingEpoch) ready = true;
-      out.push(r);
+    if (ctx.kind === 'incremental' && !ctx.session.reading) this.readSession(req, ctx.session, committed, fromPurgatory, out);
+    else {
+      const answerAll = ctx.kind !== 'incremental';
+      const nowMs = this.host.nowMs();
+      for (let i = 0; i < parts.length; i++) this.readOne(parts[i]!, req, answerAll, committed, nowMs, fromPurgatory, out);
     }
-    if (!any || bytes >= req.minBytes) ready = true;
+    const bytes = this.readBytes;
+    const ready = this.readReady || parts.length === 0 || bytes >= req.minBytes;
+    this.readReady = outerReady;
+    this.readBytes = outerBytes;
+    this.readBudget = outerBudget;
     return { ready, bytes, partitions: out };
   }
+
+  /** The current read's state (readAll and readOne). */
+  private readReady = false;
+  private readBytes = 0;
+  private readBudget = 0;
+  /** Numbers session reads: a partition quiet at the start of read n has quietRound n. */
+  private readRound = 0;
+
+  /**
+   * Test-only, for every broker (restarted ones too): called for each partition a session read skips as quiet,
+   * before the read, with what a real read of it would be given (the scenario test runs one beside it and checks
+   * it returns nothing).
+   */
+  static onQuietChecked: ((p: Partition, cp: CachedPartition, replicaId: number, committed: boolean) => void) | null = null;
+
+  /**
+   * An incremental session's read [IncrementalFetchContext]: only the partitions that are not quiet are read; a
+   * quiet one would return nothing and be left out of the answer (KIP-227), and its follower's fetch is recorded
+   * all the same (recordRepeatedFetches). A read that wakes one of its own partitions (what it set off appended
+   * to it) reads every partition after that point in order, as a read of them all would.
+   */
+  private readSession(req: FetchRequest, s: FetchSession, committed: boolean, fromPurgatory: boolean, out: FetchPartitionResponse[]): void {
+    if (s.quietReplicaId !== req.replicaId || s.quietCommitted !== committed) {
+      s.wakeAll();
+      s.quietReplicaId = req.replicaId;
+      s.quietCommitted = committed;
+    }
+    s.reading = true;
+    const nowMs = this.host.nowMs();
+    const list = s.partitions;
+    const round = ++this.readRound;
+    // A follower's fetch counts for every partition of it, quiet or not [Partition.fetchRecords -> updateFollowerFetchState].
+    const recorded = req.replicaId >= 0 && !fromPurgatory ? s.quietNow() : NO_QUIET;
+    for (let i = 0; i < recorded.length; i++) recorded[i]!.quietRound = round;
+    const hook = ReplicaManager.onQuietChecked;
+    if (hook !== null) {
+      for (let i = 0; i < list.length; i++) {
+        const cp = list[i]!;
+        if (cp.quiet) hook(this.sessionPartitionOf(cp)!, cp, req.replicaId, committed);
+      }
+    }
+    const loud = s.sortedLoud();
+    const n = loud.length;
+    const wakes = s.wakes;
+    let rest = -1;
+    for (let i = 0; i < n; i++) {
+      const cp = loud[i]!;
+      const at = cp.pos;
+      this.readOne(cp, req, false, committed, nowMs, fromPurgatory, out);
+      if (s.wakes !== wakes) {
+        rest = at + 1;
+        break;
+      }
+    }
+    let partial = false;
+    if (rest >= 0) {
+      // Partitions after this point as a read of every partition finds them now.
+      for (let i = rest; i < list.length; i++) {
+        const cp = list[i]!;
+        if (cp.quiet) continue;
+        if (cp.quietRound === round) {
+          cp.quietRound = 0;
+          partial = true;
+        }
+        this.readOne(cp, req, false, committed, nowMs, fromPurgatory, out);
+      }
+    }
+    s.reading = false;
+    if (recorded.length > 0) recordRepeatedFetches(partial ? recorded.filter((cp) => cp.quietRound === round) : recorded, nowMs, req.replicaEpoch);
+  }
+
+  /** Reads one partition of a fetch into `out` (see readAll). */
+  private readOne(cp: CachedPartition, req: FetchRequest, answerAll: boolean, committed: boolean, nowMs: number, fromPurgatory: boolean, out: FetchPartitionResponse[]): void {
+    const p = this.sessionPartitionOf(cp);
+    if (!p) {
+      this.readReady = true;
+      out.push(notLeaderResponse(cp));
+      return;
+    }
+    // Most partitions of a session read nothing again, fetch after fetch: an unchanged one only records the
+    // follower's fetch (ISR membership depends on it; not on the read completing a delayed fetch)
+    // [Partition.fetchRecords -> updateFollowerFetchState].
+    if (p.repeatEmptyRead(cp, req.replicaId, req.replicaEpoch, committed, nowMs, fromPurgatory)) {
+      if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
+      return;
+    }
+    // A throttled follower's read returns no records (its fetch still counts) [ReplicaManager.readFromLog `shouldLeaderThrottle`].
+    const throttled = req.replicaId >= 0 && this.host.shouldLeaderThrottle(p, req.replicaId);
+    const r = p.fetchAsLeader(cp, req.replicaId, req.replicaEpoch, throttled ? 0 : Math.max(0, this.readBudget), req.isolationLevel, throttled, cp, fromPurgatory);
+    if (r === null) {
+      // Nothing read: answered in a full context, or when the fetcher's view of the HW or log start is stale.
+      if (answerAll || cp.changed(p.readHighWatermark, p.readLogStartOffset)) out.push(p.emptyReadResponse());
+      return;
+    }
+    const b = batchesBytes(r.batches);
+    this.readBytes += b;
+    this.readBudget -= b;
+    if (r.error !== 'NONE' || r.divergingEpoch) this.readReady = true;
+    out.push(r);
+  }
+
+  /**
+   * After a session's answer is made: the partitions it read that would read nothing again and are not to be
+   * sent again (what the fetcher was told is current) turn quiet, registered with their partition, which wakes them.
+   */
+  private settleSession(s: FetchSession): void {
+    if (s.reading) return;
+    s.settleLoud(this.turnsQuiet);
+  }
+
+  private readonly turnsQuiet = (cp: CachedPartition): boolean => {
+    const p = this.sessionPartitionOf(cp);
+    const s = cp.session!;
+    if (p === undefined || !p.memoHolds(cp, s.quietReplicaId, s.quietCommitted) || cp.changed(cp.memoHighWatermark, cp.memoLogStartOffset)) return false;
+    p.addQuietReader(cp);
+    return true;
+  };
 
   /**
    * Completes the delayed fetches on `p` that are now ready, in the order they were parked. Followers wait for new
@@ -627,6 +730,7 @@ export class ReplicaManager {
     // processResponseCallback -> fetchContext.updateAndGenerateResponseData].
     const { partitions: hinted, nodeEndpoints } = this.withLeaderHints(answers, (e) => e === 'NOT_LEADER_OR_FOLLOWER' || e === 'FENCED_LEADER_EPOCH');
     const r = this.fetchManager.respond(ctx, this.host.nowMs(), hinted);
+    if (ctx.kind === 'incremental') this.settleSession(ctx.session);
     let bytes = 0;
     for (let i = 0; i < r.partitions.length; i++) {
       const p = r.partitions[i]!;

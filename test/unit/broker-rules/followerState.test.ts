@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCaughtUp, NEVER_MS, resetFollowerState, UNKNOWN_OFFSET, updateFetchState, type FollowerState } from '../../../sim/kafka/broker/rules/followerState';
+import { isCaughtUp, NEVER_MS, recordRepeatedFetches, resetFollowerState, UNKNOWN_OFFSET, updateFetchState, type FollowerState } from '../../../sim/kafka/broker/rules/followerState';
 
 /** The state after one fetch (updateFetchState updates it in place). */
 function fetched(s: FollowerState, ...a: [number, number, number, number, number]): FollowerState {
@@ -80,5 +80,37 @@ describe('isCaughtUp', () => {
 
   it('ahead of the leader (after its truncation) is not "at" its end', () => {
     expect(isCaughtUp(state({ logEndOffset: 60, lastCaughtUpTimeMs: 0 }), 50, 1_000_000, LAG)).toBe(false);
+  });
+});
+
+describe('recordRepeatedFetches (quiet partitions of a follower fetch, not read)', () => {
+  it('records each repeat exactly as updateFetchState would, and skips entries without a follower', () => {
+    const caughtUp = state({ logEndOffset: 20, lastFetchLeaderLogEndOffset: 20, lastFetchTimeMs: 1000, lastCaughtUpTimeMs: 1000 });
+    const behind = state({ logEndOffset: 10, lastFetchLeaderLogEndOffset: 10, lastFetchTimeMs: 1000, lastCaughtUpTimeMs: 100 });
+    const expectedCaughtUp = fetched({ ...caughtUp }, 20, 4, 20, 4000, 9);
+    const expectedBehind = fetched({ ...behind }, 10, 0, 15, 4000, 9);
+    recordRepeatedFetches(
+      [
+        { fetchOffset: 20, logStartOffset: 4, memoLogEndOffset: 20, memoFollower: caughtUp },
+        { fetchOffset: 5, logStartOffset: 0, memoLogEndOffset: 5, memoFollower: null },
+        { fetchOffset: 10, logStartOffset: 0, memoLogEndOffset: 15, memoFollower: behind },
+      ],
+      4000,
+      9,
+    );
+    expect(caughtUp).toEqual(expectedCaughtUp);
+    // The caught-up follower stays caught up as of this fetch, with the request's broker epoch.
+    expect(caughtUp.lastCaughtUpTimeMs).toBe(4000);
+    expect(caughtUp.lastFetchTimeMs).toBe(4000);
+    expect(caughtUp.brokerEpoch).toBe(9);
+    expect(caughtUp.logStartOffset).toBe(4);
+    expect(behind).toEqual(expectedBehind);
+    expect(behind.lastCaughtUpTimeMs).toBe(1000);
+  });
+
+  it('an empty list records nothing', () => {
+    const s = state();
+    recordRepeatedFetches([], 9000, 1);
+    expect(s).toEqual(state());
   });
 });

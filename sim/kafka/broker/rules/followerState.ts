@@ -68,3 +68,30 @@ export function updateFetchState(
 export function isCaughtUp(f: FollowerState, leaderEndOffset: number, nowMs: number, replicaLagTimeMaxMs: number): boolean {
   return f.logEndOffset === leaderEndOffset || nowMs - f.lastCaughtUpTimeMs <= replicaLagTimeMaxMs;
 }
+
+/**
+ * A session partition whose follower fetches the same offset again while the leader's log end stays where it
+ * was at the last read (a quiet one: the read itself is skipped).
+ */
+export interface RepeatedFetch {
+  readonly fetchOffset: number;
+  /** The follower's log start offset its request carries. */
+  readonly logStartOffset: number;
+  /** The leader's log end offset as of the last read, unchanged since. */
+  readonly memoLogEndOffset: number;
+  /** The leader's state of the follower (null: nothing to record). */
+  readonly memoFollower: FollowerState | null;
+}
+
+/**
+ * Records one follower fetch at `fetchTimeMs` for each partition of a fetch that was not read because nothing
+ * changed: exactly what the read would have recorded (its offsets are unchanged, so only the times and the broker
+ * epoch move) [Partition.fetchRecords -> updateFollowerFetchState, on every follower fetch].
+ */
+export function recordRepeatedFetches(fetches: readonly RepeatedFetch[], fetchTimeMs: number, brokerEpoch: number): void {
+  for (let i = 0; i < fetches.length; i++) {
+    const r = fetches[i]!;
+    const f = r.memoFollower;
+    if (f !== null) updateFetchState(f, r.fetchOffset, r.logStartOffset, r.memoLogEndOffset, fetchTimeMs, brokerEpoch);
+  }
+}
