@@ -1,11 +1,20 @@
-/** A chaos benchmark worker thread: runs chaos run k and answers with the events it dispatched. */
+/**
+ * A chaos benchmark worker: runs chaos run k and answers with the events it dispatched and the CPU it has used so
+ * far (its own thread's, and its process's: a worker thread shares the bench's process, a child process does
+ * not). A negative k is a probe: the CPU figures without a run.
+ */
 import { workerData } from 'node:worker_threads';
 import { serveTasks } from '../../sim/explore/pool';
 import { runScenario } from '../../sim/scenario/runner';
 import { validateScenario } from '../../sim/scenario/validate';
+import { ownThreadCpuNs } from '../support/threadCpu';
 import { chaosScenario } from './chaosScenario';
 
-serveTasks<null, { k: number }, { k: number; events: number }>(workerData, () => (task, reply) => {
-  const r = runScenario(validateScenario(chaosScenario(task.k)), { hash: false, keepEvents: false });
-  reply({ k: task.k, events: r.engineEvents });
+export type ChaosTask = { k: number };
+export type ChaosReply = { k: number; events: number; threadCpuNs: number | null; processCpuUs: number };
+
+serveTasks<null, ChaosTask, ChaosReply>(workerData, () => (task, reply) => {
+  const events = task.k < 0 ? 0 : runScenario(validateScenario(chaosScenario(task.k)), { hash: false, keepEvents: false }).engineEvents;
+  const cpu = process.cpuUsage();
+  reply({ k: task.k, events, threadCpuNs: ownThreadCpuNs(), processCpuUs: cpu.user + cpu.system });
 });

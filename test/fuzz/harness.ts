@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FuzzCase } from './cases';
-import { threadCpuMs } from './threadCpu';
+import { threadCpuMs } from '../support/threadCpu';
 import type { Outcome } from './verdict';
 
 export interface HarnessOptions {

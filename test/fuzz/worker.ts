@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { cli } from '../support/cli';
 import { SPIN_FOR_EVER, WAIT_FOR_EVER } from './harness';
-import { ownThreadId } from './threadCpu';
+import { ownThreadId } from '../support/threadCpu';
 import type { FuzzCase } from './cases';
 
 const { tmp, index } = workerData as { tmp: string; index: number };

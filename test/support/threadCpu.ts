@@ -1,7 +1,8 @@
 /**
  * The CPU time of one thread of this process, read from Linux's /proc: a fuzz case is judged by the work it did,
- * not by how long a machine shared with other jobs took to give it that work. Linux only; elsewhere (or if /proc
- * cannot be read) the harness falls back to wall-clock time.
+ * and a benchmark worker by the CPU its own thread used, not by how long a machine shared with other jobs took to
+ * give it that work. Linux only; elsewhere (or if /proc cannot be read) callers fall back to wall-clock time or
+ * whole-process CPU.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
 
@@ -28,6 +29,20 @@ export function threadCpuMs(tid: number): number | null {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
     return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time the calling thread has used, in ns, from /proc/thread-self/schedstat (the scheduler's own count, in
+ * ns, where /proc's stat counts 10 ms ticks); null if it cannot be read.
+ */
+export function ownThreadCpuNs(): number | null {
+  try {
+    // "<ns on CPU> <ns waiting for a CPU> <time slices>"
+    const ns = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns : null;
   } catch {
     return null;
   }
