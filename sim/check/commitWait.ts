@@ -12,6 +12,8 @@ export const commitWait: CheckDefinition = {
   make: (h) => {
     /** Per leader broker, then per partition: appended batches not yet covered, as (last offset, time) pairs in offset order. */
     const pending = new Map<number, Map<number, number[]>>();
+    /** The same lists by broker, then by tp id (what each leader HW advance looks up; the maps keep the order the report goes in). */
+    const pendingOf = new Map<number, (number[] | undefined)[]>();
     let worst = 0;
     let example: { broker: number; tp: number; appendedUs: number; untilUs: number } | null = null;
     const note = (broker: number, tp: number, appendedUs: number, untilUs: number) => {
@@ -19,26 +21,39 @@ export const commitWait: CheckDefinition = {
       worst = untilUs - appendedUs;
       example = { broker, tp, appendedUs, untilUs };
     };
-    const gaveUp = (e: { broker: number; topic: string; partition: number }) => pending.get(e.broker)?.delete(h.tps.id(e.topic, e.partition));
+    const gaveUp = (e: { broker: number; topic: string; partition: number }) => {
+      const tp = h.tps.id(e.topic, e.partition);
+      pending.get(e.broker)?.delete(tp);
+      const byTp = pendingOf.get(e.broker);
+      if (byTp !== undefined) byTp[tp] = undefined;
+    };
     const died = (e: { node: string }) => {
       const id = /^broker-(\d+)$/.exec(e.node);
-      if (id) pending.delete(Number(id[1]));
+      if (id) {
+        pending.delete(Number(id[1]));
+        pendingOf.delete(Number(id[1]));
+      }
     };
     return {
       handlers: {
         'replica.append': (e) => {
           if (e.role !== 'leader') return;
-          let m = pending.get(e.broker);
-          if (!m) pending.set(e.broker, (m = new Map()));
+          let byTp = pendingOf.get(e.broker);
+          if (!byTp) pendingOf.set(e.broker, (byTp = []));
           const tp = h.tps.id(e.topic, e.partition);
-          let q = m.get(tp);
-          if (!q) m.set(tp, (q = []));
+          let q = byTp[tp];
+          if (!q) {
+            let m = pending.get(e.broker);
+            if (!m) pending.set(e.broker, (m = new Map()));
+            m.set(tp, (q = []));
+            byTp[tp] = q;
+          }
           q.push(e.last, e.t);
         },
         'replica.hw': (e) => {
           if (e.role === 'follower') return; // a follower's HW is what its leader told it
           const tp = h.tps.id(e.topic, e.partition);
-          const q = pending.get(e.broker)?.get(tp);
+          const q = pendingOf.get(e.broker)?.[tp];
           if (!q) return;
           let i = 0;
           while (i < q.length && q[i]! < e.hw) {

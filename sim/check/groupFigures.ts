@@ -146,7 +146,7 @@ export const groupFigures: CheckDefinition = {
           }
           unprocessedAll += unprocessed.length;
           if (unprocessed[0] !== undefined) unprocessedExamples.push(`group ${g} never processed ${h.value(unprocessed[0])} (${unprocessed.length} records)`);
-          const lagFinal = lag.lagOf(g, (tp) => h.finals.get(tp)?.highWatermark ?? lag.hw.get(tp) ?? 0);
+          const lagFinal = lag.lagOf(g, (tp) => h.finals.get(tp)?.highWatermark ?? lag.hw(tp) ?? 0);
           const lagMax = Math.max(lag.max.get(g) ?? 0, lagFinal);
           const p = paused.get(g);
           const pause = p && p.partitions.size > 0 ? Math.round(p.totalMs / p.partitions.size) : 0;

@@ -8,36 +8,43 @@ import type { History } from './history/history';
  * (a member down, a stuck partition) is seen as it builds, not only at the next commit.
  */
 export class GroupLag {
-  /** Partition -> the leader's latest high watermark. */
-  readonly hw = new Map<number, number>();
   /** Group -> partition -> committed offset. */
   readonly commits = new Map<string, Map<number, number>>();
   /** Group -> the largest lag seen. */
   readonly max = new Map<string, number>();
-  /** Partition -> groups that committed it. */
-  private readonly readers = new Map<number, string[]>();
-  private readonly sum = new Map<string, number>();
+  /**
+   * By partition (tp id): the leader's latest high watermark, and the groups that committed it with their
+   * committed offsets there: arrays, since every leader's high watermark advance (a few per batch) reads them.
+   */
+  private readonly hwOf: (number | undefined)[] = [];
+  private readonly readersOf: (Reader[] | undefined)[] = [];
+  private readonly byGroup = new Map<string, Reader>();
 
   constructor(private readonly h: History) {}
 
-  private bump(g: string, delta: number): void {
-    const v = (this.sum.get(g) ?? 0) + delta;
-    this.sum.set(g, v);
-    if (v > (this.max.get(g) ?? 0)) this.max.set(g, v);
+  /** The leader's latest high watermark of the partition, if one was seen. */
+  hw(tp: number): number | undefined {
+    return this.hwOf[tp];
+  }
+
+  private bump(r: Reader, delta: number): void {
+    const v = (r.sum += delta);
+    if (v > (this.max.get(r.group) ?? 0)) this.max.set(r.group, v);
   }
 
   readonly handlers: Handlers = {
     'replica.hw': (e) => {
       if (e.role === 'follower') return;
       const tp = this.h.tps.id(e.topic, e.partition);
-      const before = this.hw.get(tp) ?? 0;
+      const before = this.hwOf[tp] ?? 0;
       const after = e.hw;
-      this.hw.set(tp, after);
-      const readers = this.readers.get(tp);
+      this.hwOf[tp] = after;
+      const readers = this.readersOf[tp];
       if (readers === undefined) return;
-      for (const g of readers) {
-        const c = this.commits.get(g)!.get(tp)!;
-        this.bump(g, Math.max(0, after - c) - Math.max(0, before - c));
+      for (let i = 0; i < readers.length; i++) {
+        const r = readers[i]!;
+        const c = r.committed[tp]!;
+        this.bump(r, Math.max(0, after - c) - Math.max(0, before - c));
       }
     },
     'consumer.commit': (e) => {
@@ -45,17 +52,16 @@ export class GroupLag {
       const g = e.group;
       let m = this.commits.get(g);
       if (!m) this.commits.set(g, (m = new Map()));
+      let r = this.byGroup.get(g);
+      if (!r) this.byGroup.set(g, (r = { group: g, sum: 0, committed: [] }));
       for (const o of e.offsets) {
         const tp = this.h.tps.id(o.topic, o.partition);
-        const hw = this.hw.get(tp) ?? 0;
+        const hw = this.hwOf[tp] ?? 0;
         const prev = m.get(tp);
-        if (prev === undefined) {
-          let list = this.readers.get(tp);
-          if (!list) this.readers.set(tp, (list = []));
-          list.push(g);
-        }
+        if (prev === undefined) (this.readersOf[tp] ??= []).push(r);
         m.set(tp, o.offset);
-        this.bump(g, Math.max(0, hw - o.offset) - (prev === undefined ? 0 : Math.max(0, hw - prev)));
+        r.committed[tp] = o.offset;
+        this.bump(r, Math.max(0, hw - o.offset) - (prev === undefined ? 0 : Math.max(0, hw - prev)));
       }
     },
   };
@@ -66,4 +72,11 @@ export class GroupLag {
     for (const [tp, c] of this.commits.get(g) ?? []) sum += Math.max(0, hwOf(tp) - c);
     return sum;
   }
+}
+
+/** A group that committed offsets: its lag summed over its partitions now, and its committed offset by tp id. */
+interface Reader {
+  readonly group: string;
+  sum: number;
+  readonly committed: number[];
 }

@@ -21,14 +21,14 @@ export const highWatermarkRegression: CheckDefinition = {
   id: 'highWatermarkRegression',
   source: SIMULATOR_ONLY,
   make: (h) => {
-    /** broker -> partition -> the epoch it leads (absent when not leading). */
-    const epochOf = new Map<number, Map<number, number>>();
-    /** partition -> epoch -> the highest HW so far. */
-    const highest = new Map<number, Map<number, Best>>();
+    /** broker -> by partition (tp id): the epoch it leads (undefined when not leading). */
+    const epochOf = new Map<number, (number | undefined)[]>();
+    /** By partition (tp id): epoch -> the highest HW so far (arrays: every leader's HW advance reads them). */
+    const highest: (Map<number, Best> | undefined)[] = [];
     const found: { tp: number; epoch: number; broker: number; what: string; hw: number; t: number; best: Readonly<Best> }[] = [];
     const note = (tp: number, epoch: number, broker: number, hw: number, t: number, what: string) => {
-      let byEpoch = highest.get(tp);
-      if (!byEpoch) highest.set(tp, (byEpoch = new Map()));
+      let byEpoch = highest[tp];
+      if (!byEpoch) highest[tp] = byEpoch = new Map();
       const best = byEpoch.get(epoch);
       if (best && hw < best.hw) {
         found.push({ tp, epoch, broker, what, hw, t, best: { ...best } });
@@ -48,7 +48,7 @@ export const highWatermarkRegression: CheckDefinition = {
         if (!m) continue;
         const broker = Number(m[1]);
         epochOf.delete(broker);
-        for (const byEpoch of highest.values()) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
+        for (const byEpoch of highest) if (byEpoch !== undefined) for (const [epoch, best] of [...byEpoch]) if (best.broker === broker) byEpoch.delete(epoch);
       }
     };
     return {
@@ -58,18 +58,19 @@ export const highWatermarkRegression: CheckDefinition = {
           const mine = epochOf.get(e.broker);
           if (mine === undefined) return;
           const tp = h.tps.id(e.topic, e.partition);
-          const epoch = mine.get(tp);
+          const epoch = mine[tp];
           if (epoch !== undefined) note(tp, epoch, e.broker, e.hw, e.t, 'moved its high watermark to');
         },
         'replica.role': (e) => {
           const tp = h.tps.id(e.topic, e.partition);
           if (e.role !== 'leader') {
-            epochOf.get(e.broker)?.delete(tp);
+            const mine = epochOf.get(e.broker);
+            if (mine !== undefined) mine[tp] = undefined;
             return;
           }
           let mine = epochOf.get(e.broker);
-          if (!mine) epochOf.set(e.broker, (mine = new Map()));
-          mine.set(tp, e.leaderEpoch);
+          if (!mine) epochOf.set(e.broker, (mine = []));
+          mine[tp] = e.leaderEpoch;
           note(tp, e.leaderEpoch, e.broker, e.hw, e.t, 'took the leader role with high watermark');
         },
         'host.crash': died,
