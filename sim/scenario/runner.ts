@@ -396,17 +396,34 @@ interface FinalRecords {
 
 /** The records of `log` in [from, upTo), in offset order. */
 function readRecords(log: PartitionLog, from: number, upTo: number): FinalRecords {
-  const out: FinalRecords = { offsets: [], keys: [], values: [], numbers: undefined, tables: [], valueIds: [] };
-  const numbers = new NumberedListBuilder();
+  // At most one record per offset: the lists are made at that length and cut to the records there are (markers
+  // and compacted offsets hold none). This reads every record of the run once, so it grows no list.
+  const most = Math.max(0, upTo - from);
+  const offsets = new Array<number>(most);
+  const keys = new Array<string | null>(most);
+  const values = new Array<string | null>(most);
+  const tables = new Array<PayloadTable>(most);
+  const valueIds = new Array<number>(most);
+  const numbers = new NumberedListBuilder(most);
+  let n = 0;
   forEachRecord(log, from, upTo, (b, i, o) => {
-    out.offsets.push(o);
-    out.keys.push(b.keyAt(i));
-    out.values.push(b.valueAt(i));
-    out.tables.push(b.payloads);
-    out.valueIds.push(b.valueIdAt(i));
-    numbers.add(b.payloads.countedPrefix, b.valueIdAt(i));
+    const valueId = b.valueIdAt(i);
+    offsets[n] = o;
+    keys[n] = b.keyAt(i);
+    values[n] = b.payloads.valueText(valueId);
+    tables[n] = b.payloads;
+    valueIds[n] = valueId;
+    numbers.add(b.payloads.countedPrefix, valueId);
+    n++;
   });
-  return { ...out, numbers: numbers.finish() };
+  if (n < most) {
+    offsets.length = n;
+    keys.length = n;
+    values.length = n;
+    tables.length = n;
+    valueIds.length = n;
+  }
+  return { offsets, keys, values, numbers: numbers.finish(), tables, valueIds };
 }
 
 /**

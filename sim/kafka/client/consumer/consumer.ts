@@ -276,7 +276,7 @@ export class Consumer extends Process {
   private pollOnce(): PolledRecord[] {
     const groupReady = this.coordinator ? this.coordinator.poll() : true;
     if (groupReady) this.updateFetchPositions();
-    const records = this.buffer.collect(this.config['max.poll.records'], (key) => this.subscriptions.get(key));
+    const records = this.buffer.collect(this.config['max.poll.records'], this.stateOf);
     // Pipelining: the next fetches go out before the records are handed over.
     this.fetcher.sendFetches();
     return records;
@@ -358,6 +358,9 @@ export class Consumer extends Process {
     this.wakeScheduled = true;
     this.setTimer(0, this.onWake);
   }
+
+  /** A partition's fetch state by key, for the fetch buffer (one function for the consumer's life, not one per poll). */
+  private readonly stateOf = (key: string) => this.subscriptions.get(key);
 
   /** wake's timer (one function for the consumer's life: it fires about once per fetch response). */
   private readonly onWake = (): void => {

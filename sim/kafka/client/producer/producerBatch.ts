@@ -109,8 +109,8 @@ export class ProducerBatch {
 
   /** Every record's value as text (the trace's send.ok / send.fail lists). */
   values(): string[] {
-    const out: string[] = [];
-    for (let i = 0; i < this.builder.count; i++) out.push(this.valueAt(i) ?? '');
+    const out = new Array<string>(this.builder.count);
+    for (let i = 0; i < out.length; i++) out[i] = this.valueAt(i) ?? '';
     return out;
   }
 
