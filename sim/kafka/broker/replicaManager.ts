@@ -812,7 +812,9 @@ export class ReplicaManager {
     let bytes = 0;
     const isFollower = op.req.replicaId >= 0;
     const committed = op.req.isolationLevel === 'read_committed';
-    const parts = contextPartitions(op.ctx);
+    // A quiet partition adds nothing (it is at the end of what it may read): a session's loud ones, in its order, are all.
+    const s = op.ctx.kind === 'incremental' ? op.ctx.session : null;
+    const parts = s !== null && !s.reading && s.quietReplicaId === op.req.replicaId && s.quietCommitted === committed ? s.sortedLoud() : contextPartitions(op.ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
       bytes += this.peekPartition(this.sessionPartitionOf(cp), cp, isFollower, op.req.replicaId, committed);
