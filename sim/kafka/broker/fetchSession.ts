@@ -203,7 +203,17 @@ export class FetchSession {
   /** The loud list in session order (a wake may have appended out of order). */
   sortedLoud(): readonly CachedPartition[] {
     if (!this.loudSorted) {
-      this.loud.sort(byPos);
+      // Insertion sort in place: a few entries, mostly in order already (no allocation, unlike Array.sort).
+      const a = this.loud;
+      for (let i = 1; i < a.length; i++) {
+        const cp = a[i]!;
+        let j = i - 1;
+        while (j >= 0 && a[j]!.pos > cp.pos) {
+          a[j + 1] = a[j]!;
+          j--;
+        }
+        a[j + 1] = cp;
+      }
       this.loudSorted = true;
     }
     return this.loud;
@@ -292,9 +302,6 @@ export class FetchSession {
   }
 }
 
-function byPos(a: CachedPartition, b: CachedPartition): number {
-  return a.pos - b.pos;
-}
 
 /**
  * One shard of the session cache: at most `maxEntries` sessions with ids in its range; when full, a new session
