@@ -145,6 +145,12 @@ export class FetchSession {
   quietCommitted = false;
   /** A read of it is under way (a read started meanwhile, by what the first set off, reads every partition). */
   reading = false;
+  /** Its delayed fetch (ReplicaManager's), parked once for the whole session: each partition's watchers list the session's partitions, not each fetch. */
+  parked: object | null = null;
+  /** Partitions not yet listed with their partition's watchers (the next park lists them). */
+  readonly unwatched: CachedPartition[] = [];
+  /** Gone from the cache (closed or evicted): its partitions' watcher entries may go once nothing is parked. */
+  closed = false;
 
   constructor(
     readonly id: number,
@@ -176,6 +182,7 @@ export class FetchSession {
     cp.quiet = false;
     cp.listed = false;
     this.markLoud(cp);
+    this.unwatched.push(cp);
   }
 
   /** A partition the next read must visit (it woke, or is new). */
@@ -196,7 +203,17 @@ export class FetchSession {
   /** The loud list in session order (a wake may have appended out of order). */
   sortedLoud(): readonly CachedPartition[] {
     if (!this.loudSorted) {
-      this.loud.sort(byPos);
+      // Insertion sort in place: a few entries, mostly in order already (no allocation, unlike Array.sort).
+      const a = this.loud;
+      for (let i = 1; i < a.length; i++) {
+        const cp = a[i]!;
+        let j = i - 1;
+        while (j >= 0 && a[j]!.pos > cp.pos) {
+          a[j + 1] = a[j]!;
+          j--;
+        }
+        a[j + 1] = cp;
+      }
       this.loudSorted = true;
     }
     return this.loud;
@@ -285,9 +302,6 @@ export class FetchSession {
   }
 }
 
-function byPos(a: CachedPartition, b: CachedPartition): number {
-  return a.pos - b.pos;
-}
 
 /**
  * One shard of the session cache: at most `maxEntries` sessions with ids in its range; when full, a new session
@@ -320,8 +334,13 @@ export class FetchSessionCacheShard {
 
   remove(id: number): FetchSession | undefined {
     const s = this.sessions.get(id);
-    if (s) this.sessions.delete(id);
+    if (s) this.drop(s);
     return s;
+  }
+
+  private drop(s: FetchSession): void {
+    this.sessions.delete(s.id);
+    s.closed = true;
   }
 
   touch(s: FetchSession, nowMs: number): void {
@@ -353,7 +372,7 @@ export class FetchSessionCacheShard {
     }
     if (stalest === null) return false;
     if (nowMs - stalest.lastUsedMs > this.evictionMs) {
-      this.sessions.delete(stalest.id);
+      this.drop(stalest);
       return true;
     }
     // Sessions old enough to be evicted: by anyone if older than evictionMs; a follower may also take an
@@ -366,7 +385,7 @@ export class FetchSessionCacheShard {
     }
     if (victim === null) return false;
     if (compareEvictableKey(privileged, size, 0, victim) < 0) return false;
-    this.sessions.delete(victim.id);
+    this.drop(victim);
     return true;
   }
 }
@@ -411,6 +430,8 @@ export function contextPartitions(ctx: FetchContext): readonly CachedPartition[]
 export class FetchManager {
   private readonly shards: FetchSessionCacheShard[];
   private nextShard = 0;
+  /** Told before a request changes a session that has a fetch parked (ReplicaManager's). */
+  onSessionUpdate: ((s: FetchSession) => void) | null = null;
 
   constructor(cacheSlots: number, random: Random) {
     const range = Math.floor(0x7fffffff / FETCH_SESSION_CACHE_SHARDS);
@@ -444,6 +465,8 @@ export class FetchManager {
     const session = shard?.get(req.sessionId);
     if (!shard || !session) return { kind: 'error', error: 'FETCH_SESSION_ID_NOT_FOUND' };
     if (session.epoch !== req.sessionEpoch) return { kind: 'error', error: 'INVALID_FETCH_SESSION_EPOCH' };
+    // A fetch still parked on the session keeps watching the partitions it was parked on.
+    if (session.parked !== null) this.onSessionUpdate?.(session);
     session.update(req);
     if (session.size === 0) {
       // Nothing left to fetch: the session closes and the request is answered without one.

@@ -62,31 +62,46 @@ interface DelayedFetch {
   readonly req: FetchRequest;
   /** Its fetch session's view: which partitions it reads and how the answer is cut down. */
   readonly ctx: FetchContext;
+  /** The order it was parked in (watchers complete in that order). */
+  readonly seq: number;
   timer: TimerId;
   done: boolean;
 }
 
 /**
  * The delayed fetches watching one partition, in the order they were parked, each with its part of the fetch;
- * completed ones are dropped lazily, when they have come to outnumber the rest. [src: DelayedOperationPurgatory
- * `Watchers`, `purgeCompleted`]
+ * completed ones are dropped lazily, when they have come to outnumber the rest. A session's fetch is not listed
+ * here fetch by fetch: the session's partition is, once, and the session holds its parked fetch.
+ * [src: DelayedOperationPurgatory `Watchers`, `purgeCompleted`]
  */
 class FetchWatchers {
   readonly ops: DelayedFetch[] = [];
   readonly parts: FetchPartition[] = [];
+  /** Session partitions of this partition: their session's parked fetch (if any) watches it. */
+  readonly sessionParts: CachedPartition[] = [];
   /** Watchers at the last purge: the next one is due when the list has doubled since. */
   private purgeAt = 16;
+  private sessionPurgeAt = 16;
   /** Scans under way (completions): no purge moves entries meanwhile. */
   scanning = 0;
+  /** `ops` may be out of parking order (a session's fetch moved here when its session changed). */
+  unordered = false;
 
   get isEmpty(): boolean {
-    return this.ops.length === 0;
+    return this.ops.length === 0 && this.sessionParts.length === 0;
   }
 
   watch(op: DelayedFetch, fp: FetchPartition): void {
     if (this.ops.length >= this.purgeAt && this.scanning === 0) this.purge();
+    const n = this.ops.length;
+    if (n > 0 && this.ops[n - 1]!.seq > op.seq) this.unordered = true;
     this.ops.push(op);
     this.parts.push(fp);
+  }
+
+  watchSession(cp: CachedPartition): void {
+    if (this.sessionParts.length >= this.sessionPurgeAt && this.scanning === 0) this.purgeSessions();
+    this.sessionParts.push(cp);
   }
 
   private purge(): void {
@@ -101,6 +116,20 @@ class FetchWatchers {
     this.ops.length = n;
     this.parts.length = n;
     this.purgeAt = Math.max(16, 2 * n);
+  }
+
+  /** Drops partitions forgotten by their session, and those of sessions gone with nothing parked. */
+  private purgeSessions(): void {
+    const list = this.sessionParts;
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const cp = list[i]!;
+      const s = cp.session;
+      if (s === null || (s.closed && (s.parked === null || (s.parked as DelayedFetch).done))) continue;
+      list[n++] = cp;
+    }
+    list.length = n;
+    this.sessionPurgeAt = Math.max(16, 2 * n);
   }
 }
 
@@ -149,6 +178,7 @@ export class ReplicaManager {
 
   constructor(private readonly host: ReplicaManagerHost) {
     this.fetchManager = new FetchManager(host.config['max.incremental.fetch.session.cache.slots'], host.random);
+    this.fetchManager.onSessionUpdate = (s) => this.unparkSession(s);
   }
 
   /** [ReplicaManager.scala `beginControlledShutdown`] */
@@ -489,17 +519,11 @@ export class ReplicaManager {
       this.sendFetchResponse(from, req, ctx, read.partitions);
       return;
     }
-    const op: DelayedFetch = { from, req, ctx, timer: NO_TIMER, done: false };
-    const parts = contextPartitions(ctx);
-    for (let i = 0; i < parts.length; i++) {
-      const cp = parts[i]!;
-      let waiting = cp.watchers as FetchWatchers | undefined;
-      if (waiting === undefined) {
-        waiting = this.fetchWaiters.get(cp.key);
-        if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
-        cp.watchers = waiting;
-      }
-      waiting.watch(op, cp);
+    const op: DelayedFetch = { from, req, ctx, seq: ++this.parkSeq, timer: NO_TIMER, done: false };
+    if (ctx.kind === 'incremental' && ctx.session.parked === null) this.parkOnSession(op, ctx.session);
+    else {
+      const parts = contextPartitions(ctx);
+      for (let i = 0; i < parts.length; i++) this.watchersOf(parts[i]!).watch(op, parts[i]!);
     }
     // Checked once more now that it watches: what the read itself set off (a follower's fetch that moved the HW
     // and completed produces and coordinator writes appending to these partitions) woke the watchers before
@@ -510,6 +534,42 @@ export class ReplicaManager {
       return;
     }
     op.timer = this.host.setTimerId(ms(req.maxWaitMs), () => this.completeFetch(op));
+  }
+
+  /** Numbers parked fetches in parking order. */
+  private parkSeq = 0;
+
+  private watchersOf(cp: CachedPartition): FetchWatchers {
+    let waiting = cp.watchers as FetchWatchers | undefined;
+    if (waiting === undefined) {
+      waiting = this.fetchWaiters.get(cp.key);
+      if (!waiting) this.fetchWaiters.set(cp.key, (waiting = new FetchWatchers()));
+      cp.watchers = waiting;
+    }
+    return waiting;
+  }
+
+  /** One park for a session's fetch: partitions new to the session are listed with their watchers, once. */
+  private parkOnSession(op: DelayedFetch, s: FetchSession): void {
+    s.parked = op;
+    const un = s.unwatched;
+    for (let i = 0; i < un.length; i++) {
+      const cp = un[i]!;
+      if (cp.session === s) this.watchersOf(cp).watchSession(cp);
+    }
+    un.length = 0;
+  }
+
+  /**
+   * A request changes a session while its fetch is parked (a client that gave up waiting): that fetch goes on
+   * watching the partitions it was parked on, listed with each.
+   */
+  private unparkSession(s: FetchSession): void {
+    const op = s.parked as DelayedFetch | null;
+    s.parked = null;
+    if (op === null || op.done) return;
+    const parts = s.partitions;
+    for (let i = 0; i < parts.length; i++) this.watchersOf(parts[i]!).watch(op, parts[i]!);
   }
 
   /**
@@ -669,14 +729,27 @@ export class ReplicaManager {
     this.wakes++;
     const waiting = this.fetchWaiters.get(p.key);
     if (!waiting || waiting.isEmpty) return;
+    // The ones parked now, in the order they were parked (a completion may park new ones: they wait their turn).
+    let ops: readonly DelayedFetch[] = waiting.ops;
+    let parts: readonly FetchPartition[] = waiting.parts;
+    let n = ops.length;
+    const depth = this.scanDepth++;
+    if (waiting.sessionParts.length > 0 || waiting.unordered) {
+      // Scratch lists by nesting depth (a completion may complete fetches on another partition meanwhile).
+      if (this.scanOps.length <= depth) {
+        this.scanOps.push([]);
+        this.scanParts.push([]);
+      }
+      ops = this.scanOps[depth]!;
+      parts = this.scanParts[depth]!;
+      n = this.parkedOn(waiting, this.scanOps[depth]!, this.scanParts[depth]!);
+    }
     const followers = why !== 'hw';
     const consumers = why === 'hw' || why === 'leader-append-hw';
-    // The ones parked now, in the order they were parked (a completion may park new ones: they wait their turn).
-    const n = waiting.ops.length;
     waiting.scanning++;
     for (let i = 0; i < n; i++) {
-      const op = waiting.ops[i]!;
-      const fp = waiting.parts[i]!;
+      const op = ops[i]!;
+      const fp = parts[i]!;
       if (op.done) continue;
       const isFollower = op.req.replicaId >= 0;
       if (why === 'leadership' || (isFollower ? followers : consumers)) {
@@ -689,6 +762,49 @@ export class ReplicaManager {
       }
     }
     waiting.scanning--;
+    this.scanDepth--;
+  }
+
+  private scanDepth = 0;
+  private readonly scanOps: DelayedFetch[][] = [];
+  private readonly scanParts: FetchPartition[][] = [];
+
+  /** The fetches parked on a partition now, listed or by session, in parking order, each with its part of the fetch. */
+  private parkedOn(waiting: FetchWatchers, ops: DelayedFetch[], parts: FetchPartition[]): number {
+    ops.length = 0;
+    parts.length = 0;
+    for (let i = 0; i < waiting.ops.length; i++) {
+      const op = waiting.ops[i]!;
+      if (op.done) continue;
+      ops.push(op);
+      parts.push(waiting.parts[i]!);
+    }
+    let ordered = !waiting.unordered;
+    const sp = waiting.sessionParts;
+    for (let i = 0; i < sp.length; i++) {
+      const cp = sp[i]!;
+      const op = cp.session?.parked as DelayedFetch | null | undefined;
+      if (op === null || op === undefined || op.done) continue;
+      if (ops.length > 0 && ops[ops.length - 1]!.seq > op.seq) ordered = false;
+      ops.push(op);
+      parts.push(cp);
+    }
+    if (!ordered) {
+      // Insertion sort by parking order (a handful of entries).
+      for (let i = 1; i < ops.length; i++) {
+        const op = ops[i]!;
+        const fp = parts[i]!;
+        let j = i - 1;
+        while (j >= 0 && ops[j]!.seq > op.seq) {
+          ops[j + 1] = ops[j]!;
+          parts[j + 1] = parts[j]!;
+          j--;
+        }
+        ops[j + 1] = op;
+        parts[j + 1] = fp;
+      }
+    }
+    return ops.length;
   }
 
   /** Bytes a fetch would get now, without updating any state (a leadership change counts as ready). */
@@ -696,7 +812,9 @@ export class ReplicaManager {
     let bytes = 0;
     const isFollower = op.req.replicaId >= 0;
     const committed = op.req.isolationLevel === 'read_committed';
-    const parts = contextPartitions(op.ctx);
+    // A quiet partition adds nothing (it is at the end of what it may read): a session's loud ones, in its order, are all.
+    const s = op.ctx.kind === 'incremental' ? op.ctx.session : null;
+    const parts = s !== null && !s.reading && s.quietReplicaId === op.req.replicaId && s.quietCommitted === committed ? s.sortedLoud() : contextPartitions(op.ctx);
     for (let i = 0; i < parts.length; i++) {
       const cp = parts[i]!;
       bytes += this.peekPartition(this.sessionPartitionOf(cp), cp, isFollower, op.req.replicaId, committed);
@@ -719,6 +837,7 @@ export class ReplicaManager {
   private completeFetch(op: DelayedFetch): void {
     if (op.done) return;
     op.done = true; // its watchers drop it lazily
+    if (op.ctx.kind === 'incremental' && op.ctx.session.parked === op) op.ctx.session.parked = null;
     this.host.cancelTimer(op.timer);
     // The completing read leaves follower state alone: the first read recorded this fetch. [src: DelayedFetch.scala `onComplete`]
     const read = this.readAll(op.req, op.ctx, true);

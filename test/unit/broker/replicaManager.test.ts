@@ -182,6 +182,54 @@ describe('ReplicaManager: fetch sessions (KIP-227)', () => {
   });
 });
 
+describe('ReplicaManager: a session fetch parks once for its session', () => {
+  const consumerFull = (id: number) => ({ ...followerFetch(id, 0), replicaId: -1, replicaEpoch: -1, maxWaitMs: 0, sessionEpoch: 0, partitions: followerFetch(id, 0).partitions.map((p) => ({ ...p, lastFetchedEpoch: -1 })) });
+  const consumerNext = (id: number, sessionId: number, sessionEpoch: number, over: Partial<FetchRequest> = {}): FetchRequest => ({
+    ...consumerFull(id),
+    maxWaitMs: 500,
+    sessionId,
+    sessionEpoch,
+    partitions: [],
+    ...over,
+  });
+  const at1 = (partition: number) => ({ topic: 'orders', partition, fetchOffset: 1, lastFetchedEpoch: -1, currentLeaderEpoch: 0, logStartOffset: 0, maxBytes: 1_048_576 });
+  const appendTo = (partition: number, correlationId: number) => ({ ...produce(correlationId, -1), partitions: [produce(correlationId, -1).partitions[partition]!] });
+  const fetchAnswers = (replies: { msg: { type: string; correlationId: number } }[]) => replies.filter((r) => r.msg.type === 'FetchResponse').map((r) => r.msg.correlationId);
+
+  it('parked session fetches complete in the order they were parked, whichever session came first', () => {
+    const { rm, replies } = leaderBroker([1]); // the only replica: an append moves the HW, which wakes consumers
+    rm.handleFetch('consumer-a', consumerFull(1));
+    rm.handleFetch('consumer-b', consumerFull(2));
+    const [a, b] = replies.map((r) => (r.msg as unknown as FetchResponse).sessionId);
+    // b parks first, then a: both wake on one append, b answered first.
+    rm.handleFetch('consumer-b', consumerNext(10, b!, 1));
+    rm.handleFetch('consumer-a', consumerNext(11, a!, 1));
+    expect(fetchAnswers(replies)).toEqual([1, 2]);
+    rm.handleProduce('producer-1', appendTo(0, 20));
+    expect(fetchAnswers(replies)).toEqual([1, 2, 10, 11]);
+    // Now a first, then b.
+    rm.handleFetch('consumer-a', consumerNext(12, a!, 2, { partitions: [at1(0)] }));
+    rm.handleFetch('consumer-b', consumerNext(13, b!, 2, { partitions: [at1(0)] }));
+    expect(fetchAnswers(replies)).toEqual([1, 2, 10, 11]);
+    rm.handleProduce('producer-1', appendTo(1, 21));
+    expect(fetchAnswers(replies)).toEqual([1, 2, 10, 11, 12, 13]);
+  });
+
+  it('a fetch parked when its session changes (the client gave up on it) still watches the partitions it was parked on', () => {
+    const { rm, replies } = leaderBroker([1]);
+    rm.handleFetch('consumer-a', consumerFull(1));
+    const id = (replies[0]!.msg as unknown as FetchResponse).sessionId;
+    rm.handleFetch('consumer-a', consumerNext(2, id, 1));
+    // The next request forgets partition 0 and does not wait.
+    rm.handleFetch('consumer-a', consumerNext(3, id, 2, { maxWaitMs: 0, forgottenTopicsData: [{ topic: 'orders', partition: 0 }] }));
+    expect(fetchAnswers(replies)).toEqual([1, 3]);
+    // An append to partition 0 still completes the first parked fetch (its session has moved on: an epoch error).
+    rm.handleProduce('producer-1', appendTo(0, 4));
+    expect(fetchAnswers(replies)).toEqual([1, 3, 2]);
+    expect((replies.find((r) => r.msg.correlationId === 2)!.msg as unknown as FetchResponse).error).toBe('INVALID_FETCH_SESSION_EPOCH');
+  });
+});
+
 describe('ReplicaManager: fetch sessions with throttles, leader hints and a follower\'s own session', () => {
   const answers = (replies: { msg: unknown }[]) => replies.map((r) => r.msg as FetchResponse);
   const full = (id: number) => ({ ...followerFetch(id, 0), maxWaitMs: 0, sessionEpoch: 0 });
