@@ -205,7 +205,7 @@ export class PayloadTable {
   sourceFor(producerId: number, epochAndAttributes: number): SlabSource {
     const s = this.slabSource;
     if (s !== null && s.slab === this.slabInts && s.producerId === producerId && s.epochAndAttributes === epochAndAttributes) return s;
-    return (this.slabSource = { payloads: this, slab: this.slabInts, extras: null, producerId, epochAndAttributes });
+    return (this.slabSource = { payloads: this, slab: this.slabInts, extras: null, producerId, epochAndAttributes, wide: null });
   }
 }
 
@@ -221,6 +221,7 @@ export interface SlabSource {
   readonly extras: null;
   readonly producerId: number;
   readonly epochAndAttributes: number;
+  readonly wide: null;
 }
 
 /** UTF-8 length of a string without allocating. */

@@ -134,6 +134,8 @@ interface BatchSource {
   readonly producerId: number;
   /** producerEpoch << 16 | attributes. */
   readonly epochAndAttributes: number;
+  /** A batch's own last offset delta and max timestamp when they do not fit its packed field (then its source is its own). */
+  readonly wide: { readonly lastOffsetDelta: number; readonly maxTimestamp: number } | null;
 }
 
 /** A batch's producer epoch and attributes (both int16) as one number. */
@@ -144,8 +146,17 @@ function epochAndAttributesOf(producerEpoch: number, attributes: number): number
 
 /** The source of a batch built into `table`'s slab `slab`, with `extras` and its producer fields. */
 function sourceOf(table: PayloadTable, slab: Int32Array, extras: BatchExtras | null, producerId: number, epochAndAttributes: number): BatchSource {
-  return extras === null && table.slab === slab ? table.sourceFor(producerId, epochAndAttributes) : { payloads: table, slab, extras, producerId, epochAndAttributes };
+  return extras === null && table.slab === slab ? table.sourceFor(producerId, epochAndAttributes) : { payloads: table, slab, extras, producerId, epochAndAttributes, wide: null };
 }
+
+/**
+ * A batch keeps its last offset delta and its max timestamp (as a difference from its base timestamp) in one int32,
+ * lastOffsetDelta << 16 | (maxTimestamp - baseTimestamp), when they fit (fewer than 2^15 records' offsets, a span
+ * under 65.5 s: nearly every batch); else the field is WIDE and its own source holds them.
+ */
+const OFFSET_DELTA_LIMIT = 0x8000;
+const TIME_DELTA_LIMIT = 0x10000;
+const WIDE = -1;
 
 /**
  * Slab indexes are below this (a slab holds at most 2^16 ints, or one batch's from index 0), so a batch keeps its
@@ -158,23 +169,25 @@ const SLAB_AT_LIMIT = 0x10000;
  * One v2 record batch [src: clients/.../record/DefaultRecordBatch.java]. Record i's key id, value id, timestamp
  * delta and value size are `slab[slabAt + 4i ..]`; its key and value are `payloads`'.
  *
- * A log holds one per batch (about one per record in a big run), so it is kept small: the producer id, epoch and
- * attributes (the same for a producer's batches) live in the shared source with the payload table, slab and
- * extras, and the leader epoch and slab index share one field.
+ * A log holds one per batch (about one per record in a big run), so it is kept small (80 bytes): the producer id,
+ * epoch and attributes (the same for a producer's batches) live in the shared source with the payload table, slab
+ * and extras; the leader epoch and slab index share one field, the last offset delta and time span another.
  */
 export class RecordBatch {
   /** (partitionLeaderEpoch + 1) * SLAB_AT_LIMIT + slabAt. */
   private readonly epochAndSlabAt: number;
+  /** lastOffsetDelta << 16 | (maxTimestamp - baseTimestamp), or WIDE (see OFFSET_DELTA_LIMIT). */
+  private readonly deltas: number;
   private readonly source: BatchSource;
 
   constructor(
     readonly baseOffset: number,
     /** The leader epoch of the leader that appended it (-1 until a leader has). */
     partitionLeaderEpoch: number,
-    readonly lastOffsetDelta: number,
+    lastOffsetDelta: number,
     /** Milliseconds. */
     readonly baseTimestamp: number,
-    readonly maxTimestamp: number,
+    maxTimestamp: number,
     readonly baseSequence: number,
     /** Bytes on disk and on the wire. */
     readonly sizeInBytes: number,
@@ -185,7 +198,27 @@ export class RecordBatch {
     if (!(partitionLeaderEpoch >= -1) || !Number.isInteger(partitionLeaderEpoch)) throw new RangeError(`leader epoch ${partitionLeaderEpoch} is not -1 or more`);
     if (!(slabAt >= 0 && slabAt < SLAB_AT_LIMIT)) throw new RangeError(`slab index ${slabAt} is out of range`);
     this.epochAndSlabAt = (partitionLeaderEpoch + 1) * SLAB_AT_LIMIT + slabAt;
+    const span = maxTimestamp - baseTimestamp;
+    if (lastOffsetDelta >= 0 && lastOffsetDelta < OFFSET_DELTA_LIMIT && span >= 0 && span < TIME_DELTA_LIMIT && (lastOffsetDelta | 0) === lastOffsetDelta && (span | 0) === span) {
+      this.deltas = (lastOffsetDelta << 16) | span;
+    } else {
+      this.deltas = WIDE;
+      const { payloads, slab, extras, producerId, epochAndAttributes } = source;
+      source = { payloads, slab, extras, producerId, epochAndAttributes, wide: { lastOffsetDelta, maxTimestamp } };
+    }
     this.source = source;
+  }
+
+  /** Offset of the last record relative to the base offset (kept when compaction removes records). */
+  get lastOffsetDelta(): number {
+    const d = this.deltas;
+    return d !== WIDE ? d >>> 16 : this.source.wide!.lastOffsetDelta;
+  }
+
+  /** Milliseconds: the largest record timestamp, or the append time with LogAppendTime. */
+  get maxTimestamp(): number {
+    const d = this.deltas;
+    return d !== WIDE ? this.baseTimestamp + (d & 0xffff) : this.source.wide!.maxTimestamp;
   }
 
   /** The leader epoch of the leader that appended it (-1 until a leader has). */

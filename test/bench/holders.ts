@@ -5,7 +5,7 @@
  * by the acknowledged records. Objects two holders share (a batch in a log and in the page cache) count for
  * the one let go last. Not a test and not part of the bench JSON: a tool for looking.
  *
- *   node --expose-gc --import tsx test/bench/holders.ts big 6s
+ *   node --expose-gc --import tsx test/bench/holders.ts big 6s [--snapshot[=FILE]]
  */
 import { runScenario } from '../../sim/scenario/runner';
 import { validateScenario } from '../../sim/scenario/validate';
@@ -22,7 +22,8 @@ if (!spec) {
   console.error(`no workload named ${JSON.stringify(name)}; the workloads are: ${Object.keys(WORKLOADS).join(', ')}`);
   process.exit(2);
 }
-const r = runScenario(validateScenario(process.argv[3] ? { ...spec, duration: process.argv[3] } : spec), { hash: false, keepEvents: false });
+const duration = process.argv[3]?.startsWith('--') ? undefined : process.argv[3];
+const r = runScenario(validateScenario(duration ? { ...spec, duration } : spec), { hash: false, keepEvents: false });
 const acked = r.checks.acked?.count ?? 0;
 const live = (): number => {
   gc();
@@ -60,11 +61,12 @@ drop('logs (segments, batches, records)', () => {
 });
 rows.push(['everything else', before]);
 const total = rows.reduce((s, [, b]) => s + b, 0);
-console.log(`${name} ${process.argv[3] ?? spec.duration}: ${acked} acknowledged records, ${(total / 2 ** 20).toFixed(0)} MiB live`); // determinism-ok
+console.log(`${name} ${duration ?? spec.duration}: ${acked} acknowledged records, ${(total / 2 ** 20).toFixed(0)} MiB live`); // determinism-ok
 for (const [holder, bytes] of rows) console.log(`${holder.padEnd(36)} ${(bytes / 2 ** 20).toFixed(1).padStart(8)} MiB ${(bytes / Math.max(1, acked)).toFixed(0).padStart(7)} B/record`); // determinism-ok
 console.log(`${'total'.padEnd(36)} ${(total / 2 ** 20).toFixed(1).padStart(8)} MiB ${(total / Math.max(1, acked)).toFixed(0).padStart(7)} B/record`); // determinism-ok
-if (process.argv.includes('--snapshot')) {
+const snapshot = process.argv.find((a) => a === '--snapshot' || a.startsWith('--snapshot='));
+if (snapshot) {
   // What "everything else" is made of: a heap snapshot after the holders are gone (summarise it by constructor).
   const v8 = await import('node:v8');
-  console.log(v8.writeHeapSnapshot('/tmp/holders-rest.heapsnapshot')); // determinism-ok
+  console.log(v8.writeHeapSnapshot(snapshot.split('=')[1] ?? '/tmp/holders-rest.heapsnapshot')); // determinism-ok
 }

@@ -78,6 +78,22 @@ describe('RecordBatch', () => {
     expect(() => batches[0]!.withOffsets(0, -2)).toThrow(RangeError);
   });
 
+  it('keeps a last offset delta and max timestamp that do not fit its packed field exactly', () => {
+    const span = buildBatch([{ key: null, value: 'a', timestamp: 5 }, { key: null, value: 'b', timestamp: 5 + 100_000 }]);
+    expect([span.lastOffsetDelta, span.maxTimestamp, span.timestampAt(1)]).toEqual([1, 100_005, 100_005]);
+    const t = new PayloadTable('p');
+    const many = new BatchBuilder(t);
+    for (let i = 0; i < 40_000; i++) many.append(NULL_ID, t.nextCountedValue(), 1, 10 + (i % 3));
+    const big = many.build().withOffsets(2 ** 40, 1);
+    expect([big.lastOffsetDelta, big.maxTimestamp, big.recordCount, big.offsetAt(39_999), big.valueAt(39_999)]).toEqual([39_999, 12, 40_000, 2 ** 40 + 39_999, 'p:39999']);
+    // LogAppendTime: the append time may be far after, or before, the records' own timestamps.
+    const small = buildBatch([{ key: null, value: 'c', timestamp: 1_000_000 }]);
+    expect([small.withOffsets(0, 0, 999).maxTimestamp, small.withOffsets(0, 0, 9_000_000).maxTimestamp, small.withOffsets(0, 0, 1_000_010).maxTimestamp]).toEqual([999, 9_000_000, 1_000_010]);
+    // A wide batch's narrow copy and a narrow batch's wide copy keep the other fields.
+    const back = span.withOffsets(3, 2, 6);
+    expect([back.lastOffsetDelta, back.maxTimestamp, back.baseTimestamp, back.partitionLeaderEpoch, back.valueAt(1)]).toEqual([1, 6, 5, 2, 'b']);
+  });
+
   it("the cleaner's copy keeps its survivors' offsets, the batch's last offset and a new delete horizon", () => {
     const b = buildBatch(['a', 'b', 'c', 'd'].map((k, i) => ({ key: k, value: i === 3 ? null : `v${i}`, timestamp: i }))).withOffsets(10, 0);
     const kept = b.retaining([1, 3], 5000);
