@@ -46,6 +46,35 @@ export interface WorkerData<D> {
   readonly data: D;
 }
 
+/**
+ * esbuild's keepNames helper as tsx emits it at the top of each module, and what a worker uses instead. keepNames
+ * wraps every named closure in `__name(fn, "name")`, which redefines the function's `name` each time the closure
+ * is made (the simulator makes many on its hot paths: ~5-15% of a chaos run's CPU). With the identity, classes and
+ * function declarations keep their names, but a closure wrapped that way has an empty `name` in a worker
+ * (JavaScript does not name a function passed as an argument). Nothing in the simulator reads a function's name
+ * (its errors set theirs), and test/unit/explore/pool.test.ts pins workers' trace hashes to the main thread's. If
+ * tsx ever emits the helper differently, nothing is replaced and workers run as the main thread does.
+ */
+export const KEEP_NAMES_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
+const NO_NAMES_HELPER = 'var __name=(target)=>target;';
+
+/**
+ * Boot code for a worker (thread or child process): compiles TypeScript through tsx's CommonJS hook, with the
+ * keepNames helper swapped for the identity in each compiled module, and requires the entry.
+ */
+function loadEntry(entry: string): string {
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  return `
+    const Module = require('node:module');
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (code, filename) {
+      return compile.call(this, code.replace(${JSON.stringify(KEEP_NAMES_HELPER)}, ${JSON.stringify(NO_NAMES_HELPER)}), filename);
+    };
+    require(${JSON.stringify(tsx)}).register();
+    require(${JSON.stringify(entry)});
+  `;
+}
+
 type Hello = { readonly type: 'ready' } | { readonly type: 'error'; readonly message: string };
 
 /**
@@ -72,10 +101,9 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
     data: unknown,
     startTimeoutMs = 60_000,
   ) {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
     const boot = `
       const { workerData } = require('node:worker_threads'); // determinism-ok: runs outside any simulation
-      try { require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)}); }
+      try { ${loadEntry(entry)} }
       catch (e) { workerData.port.postMessage({ type: 'error', message: String((e && e.stack) || e) }); Atomics.add(workerData.signal, 0, 1); Atomics.notify(workerData.signal, 0); }
     `;
     for (let i = 0; i < size; i++) {
@@ -195,9 +223,8 @@ export class ProcessPool<T, R> implements TaskPool<T, R> {
     execArgv: readonly string[] = [],
     startTimeoutMs = 60_000,
   ) {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
     const boot = `
-      try { require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)}); }
+      try { ${loadEntry(entry)} }
       catch (e) { process.send({ type: 'error', message: String((e && e.stack) || e) }, () => process.exit(1)); }
     `;
     this.started = new Array<boolean>(size).fill(false);

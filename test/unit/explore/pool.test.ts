@@ -71,6 +71,14 @@ describe('worker pools', () => {
     expect(inProcesses).toEqual(onThreads);
   }, STARTS);
 
+  it('workers compile without keepNames\' per-closure renaming: classes keep their names, wrapped closures have none', async () => {
+    const entry = entryPath(import.meta.url, './namesWorker.ts');
+    const pools: TaskPool<{ ask: true }, { className: string; closureName: string; helper: string | null }>[] = [new WorkerPool(1, entry, null), new ProcessPool(1, entry, null)];
+    for (const got of await Promise.all(pools.map((pool) => runAll(pool, [{ ask: true as const }], () => true)))) {
+      expect(got).toEqual([{ className: 'Probe', closureName: '', helper: '(target)=>target' }]);
+    }
+  }, STARTS);
+
   it('a child process that cannot start fails the pool with its error', async () => {
     const pool = new ProcessPool<ChaosTask, ChaosReply>(1, entryPath(import.meta.url, './no-such-worker.ts'), null);
     try {
