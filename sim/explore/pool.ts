@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process'; // determinism-ok: runs outside any simulation
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'; // determinism-ok: runs outside any simulation
@@ -45,6 +46,35 @@ export interface WorkerData<D> {
   readonly data: D;
 }
 
+/**
+ * esbuild's keepNames helper as tsx emits it at the top of each module, and what a worker uses instead. keepNames
+ * wraps every named closure in `__name(fn, "name")`, which redefines the function's `name` each time the closure
+ * is made (the simulator makes many on its hot paths: ~5-15% of a chaos run's CPU). With the identity, classes and
+ * function declarations keep their names, but a closure wrapped that way has an empty `name` in a worker
+ * (JavaScript does not name a function passed as an argument). Nothing in the simulator reads a function's name
+ * (its errors set theirs), and test/unit/explore/pool.test.ts pins workers' trace hashes to the main thread's. If
+ * tsx ever emits the helper differently, nothing is replaced and workers run as the main thread does.
+ */
+export const KEEP_NAMES_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
+const NO_NAMES_HELPER = 'var __name=(target)=>target;';
+
+/**
+ * Boot code for a worker (thread or child process): compiles TypeScript through tsx's CommonJS hook, with the
+ * keepNames helper swapped for the identity in each compiled module, and requires the entry.
+ */
+function loadEntry(entry: string): string {
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  return `
+    const Module = require('node:module');
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (code, filename) {
+      return compile.call(this, code.replace(${JSON.stringify(KEEP_NAMES_HELPER)}, ${JSON.stringify(NO_NAMES_HELPER)}), filename);
+    };
+    require(${JSON.stringify(tsx)}).register();
+    require(${JSON.stringify(entry)});
+  `;
+}
+
 type Hello = { readonly type: 'ready' } | { readonly type: 'error'; readonly message: string };
 
 /**
@@ -71,10 +101,9 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
     data: unknown,
     startTimeoutMs = 60_000,
   ) {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
     const boot = `
       const { workerData } = require('node:worker_threads'); // determinism-ok: runs outside any simulation
-      try { require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)}); }
+      try { ${loadEntry(entry)} }
       catch (e) { workerData.port.postMessage({ type: 'error', message: String((e && e.stack) || e) }); Atomics.add(workerData.signal, 0, 1); Atomics.notify(workerData.signal, 0); }
     `;
     for (let i = 0; i < size; i++) {
@@ -164,12 +193,128 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
 }
 
 /**
+ * Node flags for a ProcessPool whose workers keep every core busy: V8 does its GC and compilation on the
+ * worker's own thread instead of helper threads that would compete with the other workers for the cores.
+ */
+export const SINGLE_THREADED: readonly string[] = ['--single-threaded'];
+
+/**
+ * Child processes running a TypeScript entry (which calls `serveTasks`), the same way WorkerPool's threads do,
+ * for node flags that are per process: V8's helper threads (GC, compiler) are shared by a process's isolates,
+ * so `--single-threaded` cannot be asked of one worker thread. Tasks and replies go over Node's IPC channel with
+ * structured-clone serialisation (what a worker thread's messages use). Start-up is not awaited in the
+ * constructor: tasks sent before a child is ready wait in its channel; `ready()` awaits every child, and a child
+ * that fails to start (or dies) fails the next pump with an Error naming it.
+ */
+export class ProcessPool<T, R> implements TaskPool<T, R> {
+  private readonly children: ChildProcess[] = [];
+  private readonly started: boolean[];
+  private queue: [number, R][] = [];
+  private wake: (() => void) | null = null;
+  private failure: Error | null = null;
+  private closed = false;
+  private readonly startTimer: ReturnType<typeof setTimeout>;
+
+  /** `entry`: the absolute path of the worker's TypeScript module; `data`: plain data for it; `execArgv`: node flags. */
+  constructor(
+    readonly size: number,
+    entry: string,
+    data: unknown,
+    execArgv: readonly string[] = [],
+    startTimeoutMs = 60_000,
+  ) {
+    const boot = `
+      try { ${loadEntry(entry)} }
+      catch (e) { process.send({ type: 'error', message: String((e && e.stack) || e) }, () => process.exit(1)); }
+    `;
+    this.started = new Array<boolean>(size).fill(false);
+    for (let i = 0; i < size; i++) {
+      const child = spawn(process.execPath, [...execArgv, '-e', boot], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' }); // determinism-ok: runs outside any simulation
+      child.unref();
+      (child.channel as { unref?: () => void } | undefined)?.unref?.();
+      child.on('message', (m: R | Hello) => this.receive(i, m));
+      child.on('error', (e) => this.fail(`worker ${i + 1} of ${size} died: ${e.name}: ${e.message}`));
+      child.on('exit', (code, sig) => this.fail(`worker ${i + 1} of ${size} died: it exited with ${sig ? `signal ${sig}` : `code ${code}`}`));
+      child.send({ type: 'init', data });
+      this.children.push(child);
+    }
+    this.startTimer = setTimeout(() => this.fail(`workers did not start within ${startTimeoutMs / 1000}s`), startTimeoutMs); // determinism-ok: runs outside any simulation
+    this.startTimer.unref();
+  }
+
+  private receive(i: number, m: R | Hello): void {
+    if (!this.started[i]) {
+      const hello = m as Hello;
+      if (hello.type === 'error') return this.fail(`worker ${i + 1} did not start: ${hello.message}`);
+      this.started[i] = true;
+      if (this.started.every(Boolean)) clearTimeout(this.startTimer); // determinism-ok: runs outside any simulation
+    } else this.queue.push([i, m as R]);
+    this.wake?.();
+  }
+
+  private fail(why: string): void {
+    if (this.closed || this.failure) return;
+    this.failure = new Error(why);
+    this.wake?.();
+  }
+
+  /** Resolves once every child has started (rejects if one cannot). */
+  async ready(): Promise<void> {
+    while (!this.started.every(Boolean)) {
+      if (this.failure) throw this.failure;
+      await this.waitForMessage(1000);
+    }
+  }
+
+  private waitForMessage(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer); // determinism-ok: runs outside any simulation
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs); // determinism-ok: runs outside any simulation
+      this.wake = done;
+    });
+  }
+
+  send(worker: number, task: T): void {
+    this.children[worker]!.send(task as object);
+  }
+
+  async pump(onReply: (worker: number, reply: R) => void, timeoutMs: number): Promise<void> {
+    if (this.queue.length === 0 && !this.failure) await this.waitForMessage(timeoutMs);
+    if (this.failure) throw this.failure;
+    const q = this.queue;
+    this.queue = [];
+    for (const [i, m] of q) onReply(i, m);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.startTimer); // determinism-ok: runs outside any simulation
+    this.wake?.();
+    for (const c of this.children) {
+      if (c.connected) c.disconnect();
+      c.kill();
+    }
+  }
+}
+
+/**
  * The worker side: builds a handler from the pool's data, says it is ready, runs each task it is sent
- * and posts the replies, bumping the shared counter after each so the main thread wakes up. A handler
- * that cannot be built is reported as the worker's start-up error.
+ * and posts the replies. On a worker thread (`workerData` set by WorkerPool) it bumps the shared counter after
+ * each post so the main thread wakes up; in a child process (ProcessPool: no `workerData`) the data is the first
+ * message on the IPC channel. A handler that cannot be built is reported as the worker's start-up error.
  */
 export function serveTasks<D, T, R>(workerData: unknown, makeHandler: (data: D) => TaskHandler<T, R>): void {
-  const { port, signal, data } = workerData as WorkerData<D>;
+  if (workerData == null && process.send) serveTasksInProcess(makeHandler);
+  else serveTasksOnThread(workerData as WorkerData<D>, makeHandler);
+}
+
+function serveTasksOnThread<D, T, R>(workerData: WorkerData<D>, makeHandler: (data: D) => TaskHandler<T, R>): void {
+  const { port, signal, data } = workerData;
   const post = (m: unknown) => {
     port.postMessage(m);
     Atomics.add(signal, 0, 1);
@@ -184,6 +329,28 @@ export function serveTasks<D, T, R>(workerData: unknown, makeHandler: (data: D) 
     handle(task as T, post);
   });
   post({ type: 'ready' });
+}
+
+function serveTasksInProcess<D, T, R>(makeHandler: (data: D) => TaskHandler<T, R>): void {
+  const post = (m: unknown) => process.send!(m);
+  let handle: TaskHandler<T, R> | null = null;
+  // Ctrl-C reaches the whole process group: the parent decides when a sweep stops (it closes the pool).
+  process.on('SIGINT', () => {});
+  // The parent gone (closed the pool, or died): nothing left to do.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m: { type: 'init'; data: D } | T) => {
+    if (handle === null) {
+      try {
+        handle = makeHandler((m as { data: D }).data);
+      } catch (e) {
+        post({ type: 'error', message: String((e instanceof Error && e.stack) || e) });
+        return;
+      }
+      post({ type: 'ready' });
+      return;
+    }
+    handle(m as T, post);
+  });
 }
 
 /** The absolute path of a module next to `base` (an import.meta.url), for a WorkerPool entry. */
