@@ -193,15 +193,9 @@ export class WorkerPool<T, R> implements TaskPool<T, R> {
 }
 
 /**
- * Node flags for a ProcessPool whose workers keep every core busy: V8 does its GC and compilation on the
- * worker's own thread instead of helper threads that would compete with the other workers for the cores.
- */
-export const SINGLE_THREADED: readonly string[] = ['--single-threaded'];
-
-/**
- * Child processes running a TypeScript entry (which calls `serveTasks`), the same way WorkerPool's threads do,
- * for node flags that are per process: V8's helper threads (GC, compiler) are shared by a process's isolates,
- * so `--single-threaded` cannot be asked of one worker thread. Tasks and replies go over Node's IPC channel with
+ * Child processes running a TypeScript entry (which calls `serveTasks`), the same way WorkerPool's threads do:
+ * each worker has its own process (its own allocator and V8 platform, and node flags that are per process, such
+ * as `--single-threaded`, which cannot be asked of one worker thread). Tasks and replies go over Node's IPC channel with
  * structured-clone serialisation (what a worker thread's messages use). Start-up is not awaited in the
  * constructor: tasks sent before a child is ready wait in its channel; `ready()` awaits every child, and a child
  * that fails to start (or dies) fails the next pump with an Error naming it.

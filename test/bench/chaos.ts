@@ -20,8 +20,10 @@ export interface Measured {
 
 /**
  * Where the chaos workers run: worker threads of this process, or child processes (plain, or with V8's helper
- * threads off: `--single-threaded` moves GC and compilation onto the worker's own thread, which on a machine
- * whose cores are all busy running workers is work a helper thread would only have competed for).
+ * threads off: `--single-threaded` does GC and compilation on the worker's own thread). Measured in the same
+ * minutes (chaosPools.ts, 2 workers, two sessions of 6-8 rounds, load 10-25), against threads: processes 0.93 of
+ * the wall time and 0.95 of the CPU per run; single-threaded 1.05-1.33 of the wall time, 0.89-1.10 of the CPU.
+ * The bench uses processes.
  */
 export type ChaosPoolKind = 'threads' | 'processes' | 'single-threaded';
 export const CHAOS_POOL_KINDS: readonly ChaosPoolKind[] = ['threads', 'processes', 'single-threaded'];
@@ -179,7 +181,7 @@ const round = (x: number, digits: number) => Number(x.toFixed(digits));
  * machine; the CPU figures (whole process, helper threads included) do much less.
  */
 export async function runChaos(opts: { runs?: number; pool?: ChaosPoolKind } = {}): Promise<ChaosResult> {
-  const kind = opts.pool ?? 'threads';
+  const kind = opts.pool ?? 'processes';
   const workers = availableParallelism();
   const runs = opts.runs ?? Math.max(24, 12 * workers);
   const one = await measure(kind, 1, runs, WARM_RUNS);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reply, Task } from '../../../sim/explore/caseRunner';
 import { explorePool } from '../../../sim/explore/explorePool';
 import type { ExplorePlan } from '../../../sim/explore/plan';
-import { ProcessPool, SINGLE_THREADED, WorkerPool, entryPath, type TaskPool } from '../../../sim/explore/pool';
+import { ProcessPool, WorkerPool, entryPath, type TaskPool } from '../../../sim/explore/pool';
 import { runScenario } from '../../../sim/scenario/runner';
 import { validateScenario } from '../../../sim/scenario/validate';
 import { chaosScenario } from '../../bench/chaosScenario';
@@ -40,7 +40,7 @@ describe('worker pools', () => {
     const want = here.map((r, i) => ({ k: ks[i], events: r.engineEvents, hash: r.traceHash }));
     expect(new Set(want.map((w) => w.hash)).size).toBe(ks.length);
     const tasks = ks.map((k): ChaosTask => ({ k, hash: true }));
-    const pools: TaskPool<ChaosTask, ChaosReply>[] = [new WorkerPool(1, chaos, null), new ProcessPool(1, chaos, null, SINGLE_THREADED)];
+    const pools: TaskPool<ChaosTask, ChaosReply>[] = [new WorkerPool(1, chaos, null), new ProcessPool(1, chaos, null, ['--single-threaded'])];
     for (const got of await Promise.all(pools.map((pool) => runAll(pool, tasks, () => true)))) {
       expect(got.map((r) => ({ k: r.k, events: r.events, hash: r.hash }))).toEqual(want);
     }
